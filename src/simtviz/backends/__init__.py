@@ -1,0 +1,53 @@
+"""Backends: ``gpu`` (numba-cuda + CuPy) and ``sim`` (numba's CUDA simulator + NumPy).
+
+Chosen once per process, before numba is imported (see ``selection``). Import the backend
+modules only through ``create_backend`` so that choice comes first.
+"""
+
+from __future__ import annotations
+
+from simtviz.backends.base import Backend, BackendInfo
+from simtviz.backends.selection import (
+    BACKEND_CHOICES,
+    BackendChoiceError,
+    activate,
+    gpu_probe,
+    requested_backend,
+    resolve_backend,
+)
+
+
+def create_backend(flag: str | None = None, *, in_process: bool = True) -> Backend:
+    """The backend for ``flag`` / ``$SIMTVIZ_BACKEND`` / auto, ready to record.
+
+    ``in_process=False`` runs simulator launches in a child process (the desktop app).
+    Raises BackendUnavailable when ``gpu`` is asked for and cannot start.
+    """
+    kind = resolve_backend(flag)
+    reason = ""
+    if kind == "sim" and requested_backend(flag) == "auto":
+        reason = gpu_probe()[1]
+    if kind == "gpu":
+        from simtviz.backends.gpu import GpuBackend
+
+        return GpuBackend()
+    if in_process:
+        activate("sim")
+        from simtviz.backends.sim import SimBackend
+
+        return SimBackend(reason)
+    from simtviz.backends.sim_process import SimProcessBackend
+
+    return SimProcessBackend(reason)
+
+
+__all__ = [
+    "BACKEND_CHOICES",
+    "Backend",
+    "BackendChoiceError",
+    "BackendInfo",
+    "create_backend",
+    "gpu_probe",
+    "requested_backend",
+    "resolve_backend",
+]

@@ -1,0 +1,165 @@
+"""Backend ``gpu``: numba-cuda launches the kernel on CuPy arrays; records stay on the device.
+
+Verification and the field shown run on the GPU with CuPy; only what is displayed or saved
+crosses to the host, through pinned memory (a 64 MB copy: 1.2 ms pinned, 20 ms pageable).
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from typing import Any
+
+import numpy as np
+
+from simtviz.backends.base import Backend, BackendInfo, Progress, check_size
+from simtviz.backends.selection import activate
+from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchRejected
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.limits import DeviceLimits, validate
+from simtviz.core.oracle import RECORD_FIELDS, verify
+from simtviz.core.recording import Recording
+from simtviz.core.window import Window
+
+
+def launch_error_types() -> tuple[type[BaseException], ...]:
+    """The exceptions a rejected launch raises: cuda.core's CUDAError (numba-cuda >= 0.23),
+    numba's CudaAPIError before that, and the ValueError numba raises for 0-sized dimensions."""
+    types: list[type[BaseException]] = [ValueError]
+    try:
+        from numba.cuda.cudadrv.driver import CudaAPIError
+
+        types.append(CudaAPIError)
+    except ImportError:  # pragma: no cover - depends on the numba-cuda version
+        pass
+    try:
+        from cuda.core._utils.cuda_utils import CUDAError
+
+        types.append(CUDAError)
+    except ImportError:  # pragma: no cover
+        pass
+    return tuple(types)
+
+
+def device_limits(device: Any) -> DeviceLimits:
+    """Launch limits read from a numba device's attributes."""
+    name = device.name.decode() if isinstance(device.name, bytes) else str(device.name)
+    return DeviceLimits(
+        name=name,
+        max_threads_per_block=int(device.MAX_THREADS_PER_BLOCK),
+        max_block=(int(device.MAX_BLOCK_DIM_X), int(device.MAX_BLOCK_DIM_Y), int(device.MAX_BLOCK_DIM_Z)),
+        max_grid=(int(device.MAX_GRID_DIM_X), int(device.MAX_GRID_DIM_Y), int(device.MAX_GRID_DIM_Z)),
+        warp_size=int(device.WARP_SIZE),
+        multiprocessors=int(device.MULTIPROCESSOR_COUNT),
+        compute_capability=tuple(device.compute_capability),  # type: ignore[arg-type]
+    )
+
+
+def to_host_pinned(array: Any) -> np.ndarray:
+    """Copy a CuPy array into page-locked host memory (≈17× faster than pageable for 64 MB)."""
+    import cupyx
+
+    out = cupyx.empty_pinned(array.shape, dtype=array.dtype)
+    array.get(out=out)
+    return out
+
+
+class GpuBackend(Backend):
+    kind = "gpu"
+
+    def __init__(self) -> None:
+        activate("gpu")
+        try:
+            import cupy
+            from numba import cuda
+        except Exception as exc:  # ImportError, or CuPy failing to find its CUDA libraries
+            raise BackendUnavailable(f"the GPU backend cannot start: {exc}") from exc
+        if not cuda.is_available():
+            raise BackendUnavailable("numba-cuda finds no usable NVIDIA GPU on this machine")
+        self._cp = cupy
+        self._cuda = cuda
+        device = cuda.get_current_device()
+        limits = device_limits(device)
+        cc = limits.compute_capability or (0, 0)
+        self._info = BackendInfo(
+            "gpu",
+            f"gpu:{limits.name}",
+            f"{limits.name} — compute {cc[0]}.{cc[1]}, {limits.multiprocessors} SMs",
+            limits,
+        )
+
+    def info(self) -> BackendInfo:
+        return self._info
+
+    def record(
+        self,
+        config: LaunchConfig,
+        window: Window | None = None,
+        *,
+        force: bool = False,
+        progress: Progress | None = None,
+    ) -> Recording:
+        cp = self._cp
+        from simtviz.kernels.record import record_threads
+
+        violations = validate(config, self._info.limits)
+        if not violations:
+            check_size("gpu", config, force)
+        window = window or self.window_for(config)
+        threads = window.threads
+        try:
+            fields = {
+                name: cp.full((threads, *shape), -1, dtype=dtype)
+                for name, (shape, dtype) in RECORD_FIELDS.items()
+            }
+        except cp.cuda.memory.OutOfMemoryError as exc:
+            raise KernelFailed(f"the GPU has too little free memory for this record: {exc}") from exc
+        win = cp.asarray(np.array([*window.origin, *window.size], dtype=np.int64))
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        host_start = time.perf_counter()
+        start.record()
+        try:
+            # The launch is left to the driver even when validate() found a problem: its own
+            # error is the lesson. numba raises it here, synchronously, at launch.
+            record_threads[config.grid.as_tuple(), config.block.as_tuple()](
+                *(fields[name] for name in RECORD_FIELDS), win
+            )
+        except launch_error_types() as exc:
+            raise LaunchRejected(
+                str(exc), config, violations, type(exc).__name__, traceback_text=traceback.format_exc()
+            ) from exc
+        stop.record()
+        try:
+            stop.synchronize()
+        except Exception as exc:  # an error the kernel hit after launch (sticky context error)
+            raise KernelFailed(f"the GPU reported an error after the launch: {exc}") from exc
+        kernel_ms = cp.cuda.get_elapsed_time(start, stop)
+        launch_ms = (time.perf_counter() - host_start) * 1000
+        t0 = time.perf_counter()
+        verification = verify(fields, config, window, xp=cp)
+        verify_ms = (time.perf_counter() - t0) * 1000
+        if progress:
+            progress(1.0)
+        return Recording(
+            config,
+            window,
+            fields,
+            self._info.backend_id,
+            verification,
+            {"wall_ms": launch_ms, "kernel_ms": kernel_ms, "verify_ms": verify_ms, "copy_ms": None},
+            xp=cp,
+        )
+
+    def to_host(self, recording: Recording) -> Recording:
+        """A copy of ``recording`` with every field in (pinned) host memory."""
+        t0 = time.perf_counter()
+        fields = {name: to_host_pinned(value) for name, value in recording.fields.items()}
+        timings = dict(recording.timings_ms, copy_ms=(time.perf_counter() - t0) * 1000)
+        return Recording(
+            recording.config,
+            recording.window,
+            fields,
+            recording.backend,
+            recording.verification,
+            timings,
+        )

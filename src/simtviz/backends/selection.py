@@ -1,0 +1,96 @@
+"""Choosing the backend once per process, before numba is imported.
+
+numba reads ``NUMBA_ENABLE_CUDASIM`` when it is first imported, so the choice between a real GPU
+and the CUDA simulator has to be made before anything imports numba. ``auto`` asks the CUDA
+driver directly (through ctypes, which costs milliseconds and imports nothing) whether it sees
+a GPU; that is the answer ``numba.cuda.is_available()`` would give.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+from functools import cache
+
+BACKEND_CHOICES = ("auto", "gpu", "sim")
+ENV_VAR = "SIMTVIZ_BACKEND"
+
+
+class BackendChoiceError(ValueError):
+    """An unknown backend name, or a switch after numba was already imported the other way."""
+
+
+def requested_backend(flag: str | None = None) -> str:
+    """The backend asked for: the flag, else ``$SIMTVIZ_BACKEND``, else ``auto``."""
+    value = (flag or os.environ.get(ENV_VAR) or "auto").strip().lower()
+    if value not in BACKEND_CHOICES:
+        raise BackendChoiceError(
+            f"unknown backend {value!r}: choose one of {', '.join(BACKEND_CHOICES)}"
+        )
+    return value
+
+
+@cache
+def gpu_probe() -> tuple[bool, str]:
+    """(found, why): whether the CUDA driver reports at least one GPU."""
+    names = ["libcuda.so.1", "libcuda.so", "nvcuda.dll"]
+    found = ctypes.util.find_library("cuda")
+    if found:
+        names.insert(0, found)
+    lib = None
+    for name in names:
+        try:
+            lib = ctypes.CDLL(name)
+            break
+        except OSError:
+            continue
+    if lib is None:
+        return False, "no NVIDIA driver (libcuda) found"
+    try:
+        if lib.cuInit(0) != 0:
+            return False, "the NVIDIA driver found no usable GPU (cuInit failed)"
+        count = ctypes.c_int(0)
+        if lib.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value < 1:
+            return False, "the NVIDIA driver reports no GPU"
+    except (AttributeError, OSError) as exc:  # a broken or partial driver install
+        return False, f"the NVIDIA driver could not be queried ({exc})"
+    return True, f"{count.value} NVIDIA GPU(s) found"
+
+
+def resolve_backend(flag: str | None = None) -> str:
+    """``gpu`` or ``sim``: what ``flag`` / ``$SIMTVIZ_BACKEND`` / ``auto`` means on this machine."""
+    requested = requested_backend(flag)
+    if requested != "auto":
+        return requested
+    return "gpu" if gpu_probe()[0] else "sim"
+
+
+def numba_is_simulated() -> bool | None:
+    """True/False once numba is imported (simulator or not), None before."""
+    if "numba" not in sys.modules:
+        return None
+    from numba import config
+
+    return bool(config.ENABLE_CUDASIM)
+
+
+def activate(kind: str) -> None:
+    """Set up this process for backend ``kind`` (``gpu`` or ``sim``) before numba is imported."""
+    if kind not in ("gpu", "sim"):
+        raise BackendChoiceError(f"activate() takes 'gpu' or 'sim', not {kind!r}")
+    simulated = numba_is_simulated()
+    want_sim = kind == "sim"
+    if simulated is None:
+        if want_sim:
+            os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+        else:
+            os.environ.pop("NUMBA_ENABLE_CUDASIM", None)
+        return
+    if simulated != want_sim:
+        raise BackendChoiceError(
+            f"this process already imported numba {'with' if simulated else 'without'} the CUDA "
+            f"simulator, so it cannot switch to the {kind} backend; start a new process "
+            f"with --backend {kind}"
+        )

@@ -1,0 +1,170 @@
+"""Simulator runs in a child process: the window keeps its CPU core and Cancel is immediate.
+
+The simulator starts hundreds of Python threads per block; in the GUI's process they would
+compete with the event loop for the GIL, and a running launch cannot be interrupted. A child
+process (``spawn``: never fork a process that runs Qt) writes the records into a memory-mapped
+temporary file that the parent reads for progress; Cancel kills the child and the next run
+starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import os
+import tempfile
+import threading
+import time
+import traceback
+from typing import Any
+
+import numpy as np
+
+from simtviz.backends.base import Backend, BackendInfo, Progress
+from simtviz.backends.sim import (
+    SimBackend,
+    allocate_fields,
+    fields_nbytes,
+    finish_recording,
+    progress_of,
+    sim_info,
+)
+from simtviz.core.errors import Cancelled, KernelFailed
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.recording import Recording
+from simtviz.core.window import Window
+
+POLL_SECONDS = 0.05
+
+
+def _serve(conn: Any) -> None:
+    """Child process main loop: run each requested launch into the memory map it names."""
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    from simtviz.backends.sim import run_kernel_in_simulator
+
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        grid, block, origin, size, path = request
+        try:
+            config = LaunchConfig.of(grid, block)
+            window = Window(origin, size)
+            mapped = np.memmap(path, dtype=np.uint8, mode="r+")
+            fields = allocate_fields(window.threads, mapped)
+            seconds = run_kernel_in_simulator(config, window, fields)
+            mapped.flush()
+            del fields, mapped
+            conn.send(("ok", seconds))
+        except BaseException as exc:  # reported to the parent, which raises it there
+            conn.send(("error", type(exc).__name__, str(exc), traceback.format_exc()))
+
+
+class SimProcessBackend(Backend):
+    """The ``sim`` backend with every launch run in one persistent child process."""
+
+    kind = "sim"
+
+    def __init__(self, reason: str = "") -> None:
+        self._checks = SimBackend(reason)
+        self._info = sim_info(reason)
+        self._proc: Any = None
+        self._conn: Any = None
+        self._lock = threading.Lock()
+        self._cancel = threading.Event()
+
+    def info(self) -> BackendInfo:
+        return self._info
+
+    def _ensure_child(self) -> None:
+        if self._proc is not None and self._proc.is_alive():
+            return
+        ctx = mp.get_context("spawn")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_serve, args=(child,), name="simtviz-simulator", daemon=True)
+        proc.start()
+        child.close()
+        self._proc, self._conn = proc, parent
+
+    def warm_up(self) -> None:
+        """Start the child ahead of the first run (importing numba there takes about a second)."""
+        with self._lock:
+            self._ensure_child()
+
+    def cancel(self) -> None:
+        """Stop the run in progress, if any, within a poll interval (it kills the child)."""
+        self._cancel.set()
+
+    def shutdown(self) -> None:
+        self._cancel.set()
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if proc is not None:
+            with contextlib.suppress(Exception):
+                conn.send(None)
+            proc.join(0.3)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1.0)
+
+    def record(
+        self,
+        config: LaunchConfig,
+        window: Window | None = None,
+        *,
+        force: bool = False,
+        progress: Progress | None = None,
+    ) -> Recording:
+        window = self._checks.prepare(config, window, force)
+        with self._lock:
+            self._cancel.clear()
+            self._ensure_child()
+            fd, path = tempfile.mkstemp(prefix="simtviz-record-", suffix=".bin")
+            try:
+                os.ftruncate(fd, max(1, fields_nbytes(window.threads)))
+                os.close(fd)
+                mapped = np.memmap(path, dtype=np.uint8, mode="r+")
+                view = allocate_fields(window.threads, mapped)
+                self._conn.send((config.grid.as_tuple(), config.block.as_tuple(), window.origin, window.size, path))
+                reply = self._wait(view, progress)
+                if reply[0] == "error":
+                    _, name, text, tb = reply
+                    raise KernelFailed(f"the simulator raised {name}: {text}\n{tb}")
+                fields = {k: np.array(v) for k, v in view.items()}
+                del view, mapped
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+        if progress:
+            progress(1.0)
+        return finish_recording(config, window, fields, reply[1])
+
+    def _wait(self, view: dict[str, np.ndarray], progress: Progress | None) -> Any:
+        last = time.monotonic()
+        while True:
+            if self._cancel.is_set():
+                self._kill_child()
+                raise Cancelled("run cancelled")
+            if self._conn.poll(POLL_SECONDS):
+                try:
+                    return self._conn.recv()
+                except (EOFError, OSError) as exc:
+                    self._kill_child()
+                    raise KernelFailed("the simulator process ended unexpectedly") from exc
+            if not self._proc.is_alive():
+                self._kill_child()
+                raise KernelFailed("the simulator process ended unexpectedly")
+            now = time.monotonic()
+            if progress and now - last >= 0.1:
+                last = now
+                progress(progress_of(view))
+
+    def _kill_child(self) -> None:
+        proc = self._proc
+        self._proc = self._conn = None
+        if proc is not None and proc.is_alive():
+            proc.kill()
+            proc.join(1.0)

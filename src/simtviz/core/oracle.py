@@ -1,0 +1,133 @@
+"""The oracle: what every thread of a launch must see, worked out from the formulas.
+
+Vectorised over an array module ``xp`` (NumPy on the host, CuPy on the GPU: this module never
+imports CuPy, the GPU backend passes it in), so verifying 16 million threads stays on the device.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from simtviz.core.launch import WARP_SIZE, LaunchConfig
+from simtviz.core.window import Window
+
+# Every field a thread records, its shape per thread and dtype (shared/CONTRACT.md, `record`).
+RECORD_FIELDS: dict[str, tuple[tuple[int, ...], type]] = {
+    "threadIdx": ((3,), np.int32),
+    "blockIdx": ((3,), np.int32),
+    "grid1": ((), np.int64),
+    "grid2": ((2,), np.int64),
+    "grid3": ((3,), np.int64),
+    "laneid": ((), np.int32),
+    "warp": ((), np.int32),
+    "smid": ((), np.int32),
+    "t_ns": ((), np.int64),
+}
+
+# Fields whose value follows from the formulas; smid and t_ns are what the hardware chose.
+CHECKED_FIELDS = ("threadIdx", "blockIdx", "grid1", "grid2", "grid3", "laneid", "warp")
+
+
+def global_coordinates(window: Window, xp: ModuleType = np) -> tuple[Any, Any, Any]:
+    """``cuda.grid(3)`` of every row of a recording over ``window`` (rows in raster order)."""
+    wx, wy, wz = window.size
+    ox, oy, oz = window.origin
+    rows = xp.arange(window.threads, dtype=xp.int64)
+    gx = rows % wx + ox
+    gy = (rows // wx) % wy + oy
+    gz = rows // (wx * wy) + oz
+    return gx, gy, gz
+
+
+def expected_field(name: str, config: LaunchConfig, window: Window, xp: ModuleType = np) -> Any:
+    """The value of record field ``name`` that every row must hold, as the formulas give it."""
+    gx, gy, gz = global_coordinates(window, xp)
+    bx, by, bz = config.block.as_tuple()
+    if name == "grid1":
+        return gx
+    if name == "grid2":
+        return xp.stack([gx, gy], axis=1)
+    if name == "grid3":
+        return xp.stack([gx, gy, gz], axis=1)
+    if name == "threadIdx":
+        return xp.stack([gx % bx, gy % by, gz % bz], axis=1).astype(xp.int32)
+    if name == "blockIdx":
+        return xp.stack([gx // bx, gy // by, gz // bz], axis=1).astype(xp.int32)
+    linear = (gx % bx) + (gy % by) * bx + (gz % bz) * (bx * by)
+    if name == "warp":
+        return (linear // WARP_SIZE).astype(xp.int32)
+    if name == "laneid":
+        return (linear % WARP_SIZE).astype(xp.int32)
+    raise KeyError(f"{name!r} is not a field the formulas determine")
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """The first thread whose record disagrees with the formulas."""
+
+    row: int
+    field: str
+    recorded: tuple[int, ...]
+    expected: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"row {self.row}: {self.field} recorded {self.recorded}, expected {self.expected}"
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """How many recorded threads agree with the formulas, field by field."""
+
+    matched: int
+    total: int
+    mismatched_by_field: dict[str, int] = field(default_factory=dict)
+    first_mismatch: Mismatch | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.matched == self.total
+
+    def summary(self) -> str:
+        text = f"{self.matched:,} of {self.total:,} threads match"
+        if not self.ok:
+            fields = ", ".join(f"{k} ({v:,})" for k, v in self.mismatched_by_field.items() if v)
+            text += f" — MISMATCH in {fields}"
+            if self.first_mismatch:
+                text += f"; first: {self.first_mismatch}"
+        return text
+
+
+def verify(fields: dict[str, Any], config: LaunchConfig, window: Window, xp: ModuleType = np) -> Verification:
+    """Compare every recorded row with the oracle; unwritten rows (still -1) count as mismatches."""
+    total = window.threads
+    good = xp.ones(total, dtype=bool)
+    by_field: dict[str, int] = {}
+    first: Mismatch | None = None
+    for name in CHECKED_FIELDS:
+        recorded = fields[name]
+        expected = expected_field(name, config, window, xp)
+        same = recorded == expected
+        if same.ndim == 2:
+            same = same.all(axis=1)
+        bad = int(total - int(xp.count_nonzero(same)))
+        by_field[name] = bad
+        if bad:
+            good &= same
+            if first is None:
+                row = int(xp.argmin(same))
+                first = Mismatch(
+                    row,
+                    name,
+                    tuple(int(v) for v in np.atleast_1d(_host(recorded[row]))),
+                    tuple(int(v) for v in np.atleast_1d(_host(expected[row]))),
+                )
+    return Verification(int(xp.count_nonzero(good)), total, by_field, first)
+
+
+def _host(value: Any) -> np.ndarray:
+    get = getattr(value, "get", None)
+    return np.asarray(get() if callable(get) else value)

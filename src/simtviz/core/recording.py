@@ -1,0 +1,191 @@
+"""What one launch of the instrumented kernel recorded, and the maps drawn from it.
+
+Every value shown comes from the recorded fields; the formulas (``oracle``) only check them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.oracle import RECORD_FIELDS, Verification
+from simtviz.core.window import Window
+
+# What the map can be coloured by: label → whether it is an id (categorical colours).
+COLOR_FIELDS: dict[str, bool] = {
+    "global linear index": False,
+    "blockIdx.x": True,
+    "blockIdx.y": True,
+    "blockIdx.z": True,
+    "block linear id": True,
+    "threadIdx.x": False,
+    "threadIdx.y": False,
+    "threadIdx.z": False,
+    "thread id in block": False,
+    "warp": True,
+    "lane": False,
+    "SM": True,
+    "start order": False,
+}
+
+# Colour fields that only a GPU can fill (-1 in the simulator).
+GPU_ONLY_FIELDS = ("SM", "start order")
+
+
+@dataclass
+class Recording:
+    """Per-thread records of one launch over ``window`` (rows x fastest, then y, then z)."""
+
+    config: LaunchConfig
+    window: Window
+    fields: dict[str, Any]
+    backend: str
+    verification: Verification | None = None
+    timings_ms: dict[str, float | None] = field(default_factory=dict)
+    xp: ModuleType = np
+
+    @property
+    def threads(self) -> int:
+        return self.window.threads
+
+    @property
+    def has_hardware_fields(self) -> bool:
+        """True when smid and %globaltimer were read (a GPU run)."""
+        return self.backend.startswith("gpu")
+
+    def color_values(self, name: str) -> Any:
+        """The per-row value of colour field ``name``, computed from the recorded fields."""
+        xp = self.xp
+        f = self.fields
+        bx, by, _ = self.config.block.as_tuple()
+        gxd, gyd, _ = self.config.grid.as_tuple()
+        ex, ey, _ = self.config.extent
+        for prefix, key in (("blockIdx.", "blockIdx"), ("threadIdx.", "threadIdx")):
+            if name.startswith(prefix):
+                return f[key][:, "xyz".index(name[-1])].astype(xp.int64)
+        if name == "global linear index":
+            g = f["grid3"]
+            return g[:, 0] + g[:, 1] * ex + g[:, 2] * (ex * ey)
+        if name == "block linear id":
+            b = f["blockIdx"].astype(xp.int64)
+            return b[:, 0] + b[:, 1] * gxd + b[:, 2] * (gxd * gyd)
+        if name == "thread id in block":
+            t = f["threadIdx"].astype(xp.int64)
+            return t[:, 0] + t[:, 1] * bx + t[:, 2] * (bx * by)
+        if name == "warp":
+            return f["warp"].astype(xp.int64)
+        if name == "lane":
+            return f["laneid"].astype(xp.int64)
+        if name == "SM":
+            return f["smid"].astype(xp.int64)
+        if name == "start order":
+            t = f["t_ns"]
+            if not self.has_hardware_fields:
+                return xp.full(t.shape, -1, dtype=xp.int64)
+            # Dense rank of the distinct start times: 0 for the threads that began first.
+            _, order = xp.unique(t, return_inverse=True)
+            return order.reshape(t.shape).astype(xp.int64)
+        raise KeyError(f"unknown colour field {name!r}; choose one of {', '.join(COLOR_FIELDS)}")
+
+    def plane_shape(self) -> tuple[int, int, int]:
+        """(planes, rows, columns) of the map for this launch (see CONTRACT.md, map layout)."""
+        wx, wy, wz = self.window.size
+        if self.config.rank == 1:
+            bx = self.config.block.x
+            return (1, wx // bx, bx)
+        return (wz, wy, wx)
+
+    def image(self, name: str, z: int = 0) -> np.ndarray:
+        """The 2-D map of colour field ``name`` for z-plane ``z`` of the window, on the host."""
+        planes, rows, cols = self.plane_shape()
+        if not 0 <= z < planes:
+            raise IndexError(f"z-plane {z} is outside 0..{planes - 1}")
+        values = self.color_values(name)
+        plane = values.reshape(planes, rows, cols)[z]
+        get = getattr(plane, "get", None)
+        return np.ascontiguousarray(get() if callable(get) else plane)
+
+    def thread_at(self, row: int) -> dict[str, Any]:
+        """Everything one row (thread) recorded, as plain Python values."""
+        out: dict[str, Any] = {}
+        for name in RECORD_FIELDS:
+            value = self.fields[name][row]
+            get = getattr(value, "get", None)
+            value = np.asarray(get() if callable(get) else value)
+            out[name] = tuple(int(v) for v in value) if value.ndim else int(value)
+        return out
+
+    def row_of(self, plane: int, r: int, c: int) -> int:
+        """Row of the record shown at (plane, row r, column c) of the map."""
+        planes, rows, cols = self.plane_shape()
+        return (plane * rows + r) * cols + c
+
+    def host_fields(self) -> dict[str, np.ndarray]:
+        out = {}
+        for name, value in self.fields.items():
+            get = getattr(value, "get", None)
+            out[name] = np.asarray(get() if callable(get) else value)
+        return out
+
+    def save_npz(self, path: str | Path) -> Path:
+        """Write the record in the ``simtviz record`` format (CONTRACT.md), atomically."""
+        from simtviz.core.files import atomic_write
+
+        arrays = self.host_fields()
+        arrays["blockDim"] = np.array(self.config.block.as_tuple(), dtype=np.int64)
+        arrays["gridDim"] = np.array(self.config.grid.as_tuple(), dtype=np.int64)
+        arrays["backend"] = np.array(self.backend)
+        arrays["window_origin"] = np.array(self.window.origin, dtype=np.int64)
+        arrays["window_size"] = np.array(self.window.size, dtype=np.int64)
+        return atomic_write(path, lambda fh: np.savez_compressed(fh, **arrays))
+
+    def save_csv(self, path: str | Path) -> Path:
+        """One line per thread, columns named as the kernel reads them."""
+        from simtviz.core.files import atomic_write
+
+        header = (
+            "threadIdx.x,threadIdx.y,threadIdx.z,blockIdx.x,blockIdx.y,blockIdx.z,"
+            "grid1,grid2.x,grid2.y,grid3.x,grid3.y,grid3.z,laneid,warp,smid,t_ns"
+        )
+        h = self.host_fields()
+        table = np.column_stack(
+            [
+                h["threadIdx"],
+                h["blockIdx"],
+                h["grid1"],
+                h["grid2"],
+                h["grid3"],
+                h["laneid"],
+                h["warp"],
+                h["smid"],
+                h["t_ns"],
+            ]
+        ).astype(np.int64)
+
+        def write(fh: Any) -> None:
+            np.savetxt(fh, table, fmt="%d", delimiter=",", header=header, comments="")
+
+        return atomic_write(path, write)
+
+
+def load_npz(path: str | Path) -> Recording:
+    """Read a file written by ``simtviz record`` or File → Export back into a Recording."""
+    from simtviz.core.oracle import verify
+
+    with np.load(path, allow_pickle=False) as data:
+        config = LaunchConfig.of(tuple(int(v) for v in data["gridDim"]), tuple(int(v) for v in data["blockDim"]))
+        fields = {name: data[name] for name in RECORD_FIELDS}
+        if "window_origin" in data:
+            window = Window(
+                tuple(int(v) for v in data["window_origin"]),  # type: ignore[arg-type]
+                tuple(int(v) for v in data["window_size"]),  # type: ignore[arg-type]
+            )
+        else:
+            window = Window.full(config)
+        backend = str(data["backend"])
+    return Recording(config, window, fields, backend, verify(fields, config, window))

@@ -1,0 +1,59 @@
+"""The instrumented kernel: every thread writes down what it sees, the way the chapter reads it."""
+
+from __future__ import annotations
+
+from numba import cuda
+
+from simtviz.core.launch import WARP_SIZE
+from simtviz.kernels.intrinsics import global_timer_ns, sm_id
+
+# Argument types, for compiling to PTX without a GPU (CI) and for documentation.
+RECORD_SIGNATURE = (
+    "void(int32[:, ::1], int32[:, ::1], int64[::1], int64[:, ::1], int64[:, ::1],"
+    " int32[::1], int32[::1], int32[::1], int64[::1], int64[::1])"
+)
+
+
+@cuda.jit
+def record_threads(thread_idx, block_idx, grid1, grid2, grid3, laneid, warp, smid, start_ns, window):
+    """Record threadIdx, blockIdx, cuda.grid(1/2/3), lane, warp, SM and start time.
+
+    ``window`` holds origin (x, y, z) and size (x, y, z) in cuda.grid(3) coordinates; only the
+    threads inside it record, each into the row its own coordinates give (x fastest).
+    """
+    started = global_timer_ns()
+    x, y, z = cuda.grid(3)
+    # Widen before subtracting: a 1-D grid of 2^31 - 1 blocks of 1024 threads overflows int32.
+    rx = x - window[0]
+    ry = y - window[1]
+    rz = z - window[2]
+    if rx < 0 or ry < 0 or rz < 0 or rx >= window[3] or ry >= window[4] or rz >= window[5]:
+        return
+    row = rx + ry * window[3] + rz * window[3] * window[4]
+
+    thread_idx[row, 0] = cuda.threadIdx.x
+    thread_idx[row, 1] = cuda.threadIdx.y
+    thread_idx[row, 2] = cuda.threadIdx.z
+    block_idx[row, 0] = cuda.blockIdx.x
+    block_idx[row, 1] = cuda.blockIdx.y
+    block_idx[row, 2] = cuda.blockIdx.z
+
+    grid1[row] = cuda.grid(1)
+    gx, gy = cuda.grid(2)
+    grid2[row, 0] = gx
+    grid2[row, 1] = gy
+    grid3[row, 0] = x
+    grid3[row, 1] = y
+    grid3[row, 2] = z
+
+    linear = (
+        cuda.threadIdx.x
+        + cuda.threadIdx.y * cuda.blockDim.x
+        + cuda.threadIdx.z * cuda.blockDim.x * cuda.blockDim.y
+    )
+    laneid[row] = cuda.laneid
+    # WARP_SIZE (32) rather than cuda.warpsize: numba lowers that attribute through a device
+    # function that needs a current GPU, and CI compiles this kernel to PTX with none.
+    warp[row] = linear // WARP_SIZE
+    smid[row] = sm_id()
+    start_ns[row] = started

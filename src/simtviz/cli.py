@@ -47,7 +47,11 @@ def _dim(text: str) -> Dim3:
 
 def _positive_int(text: str) -> int:
     try:
-        value = int(text.replace("_", ""), 0) if text.strip().lower().startswith("0x") else int(text.replace("_", ""))
+        value = (
+            int(text.replace("_", ""), 0)
+            if text.strip().lower().startswith("0x")
+            else int(text.replace("_", ""))
+        )
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 0:
@@ -64,7 +68,9 @@ def _backend(text: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
-    common.add_argument("--backend", type=_backend, default=None, help="auto (default), gpu or sim; env SIMTVIZ_BACKEND")
+    common.add_argument(
+        "--backend", type=_backend, default=None, help="auto (default), gpu or sim; env SIMTVIZ_BACKEND"
+    )
     common.add_argument("--debug", action="store_true", help="show Python tracebacks")
 
     parser = _Parser(
@@ -74,18 +80,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    rec = sub.add_parser("record", parents=[common], help="launch the instrumented kernel once and save what every thread saw")
+    rec = sub.add_parser(
+        "record", parents=[common], help="launch the instrumented kernel once and save what every thread saw"
+    )
     rec.add_argument("--grid", type=_dim, required=True, help="X[,Y[,Z]] blocks")
     rec.add_argument("--block", type=_dim, required=True, help="X[,Y[,Z]] threads per block")
     rec.add_argument("--out", type=Path, required=True, help="output .npz file")
     rec.add_argument("--force", action="store_true", help="run even if the launch would take long here")
-    rec.add_argument("--budget", type=_positive_int, default=None, help="most threads to record (default 16,777,216)")
+    rec.add_argument(
+        "--budget", type=_positive_int, default=None, help="most threads to record (default 16,777,216)"
+    )
 
     vec = sub.add_parser("vecadd", parents=[common], help="the chapter's vector add, verified and timed")
-    vec.add_argument("--n", type=_positive_int, default=None, help="vector length (default 2^24+11 on a GPU, 2^12+11 in the simulator)")
+    vec.add_argument(
+        "--n",
+        type=_positive_int,
+        default=None,
+        help="vector length (default 2^24+11 on a GPU, 2^12+11 in the simulator)",
+    )
     vec.add_argument("--block", type=_positive_int, default=256, help="threads per block (default 256)")
-    vec.add_argument("--repeat", type=_positive_int, default=None, help="timed launches (default 50 on a GPU, 1 in the simulator)")
-    vec.add_argument("--unguarded", action="store_true", help="the kernel as printed in the guide, without 'if i < C.size'")
+    vec.add_argument(
+        "--repeat",
+        type=_positive_int,
+        default=None,
+        help="timed launches (default 50 on a GPU, 1 in the simulator)",
+    )
+    vec.add_argument(
+        "--unguarded", action="store_true", help="the kernel as printed in the guide, without 'if i < C.size'"
+    )
     vec.add_argument("--json", action="store_true", help="print the result as one JSON line")
     vec.add_argument("--force", action="store_true", help="run even if it would take long here")
 
@@ -95,7 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     snap = sub.add_parser("snapshot", parents=[common], help="render the index map to a PNG without a window")
     snap.add_argument("--grid", type=_dim, required=True)
     snap.add_argument("--block", type=_dim, required=True)
-    snap.add_argument("--color", default="global linear index", help="colour field, e.g. blockIdx.x, warp, lane")
+    snap.add_argument(
+        "--color", default="global linear index", help="colour field, e.g. blockIdx.x, warp, lane"
+    )
     snap.add_argument("--out", type=Path, required=True, help="output .png file")
     snap.add_argument("--z", type=_positive_int, default=0, help="z-plane of a 3-D launch")
     snap.add_argument("--force", action="store_true")
@@ -142,7 +166,10 @@ def cmd_devices(args: argparse.Namespace) -> int:
         if limits:
             block = " × ".join(f"{v:,}" for v in limits["max_block"])
             grid = " × ".join(f"{v:,}" for v in limits["max_grid"])
-            print(f"    threads per block ≤ {limits['max_threads_per_block']:,}; block ≤ {block}; grid ≤ {grid}; warp {limits['warp_size']}")
+            print(
+                f"    threads per block ≤ {limits['max_threads_per_block']:,}; block ≤ {block}; "
+                f"grid ≤ {grid}; warp {limits['warp_size']}"
+            )
     print("(* = the backend 'simtviz' uses here)")
     return EXIT_OK
 

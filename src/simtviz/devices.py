@@ -15,13 +15,21 @@ def list_devices(flag: str | None = None) -> list[dict[str, Any]]:
     selected = resolve_backend(flag)
     entries: list[dict[str, Any]] = []
     found, why = gpu_probe()
-    gpu: dict[str, Any] = {"backend": "gpu", "available": False, "selected": selected == "gpu", "label": why, "limits": None}
+    gpu: dict[str, Any] = {
+        "backend": "gpu",
+        "available": False,
+        "selected": selected == "gpu",
+        "label": why,
+        "limits": None,
+    }
     if found and numba_is_simulated() is not True:
         try:
             from simtviz.backends.gpu import GpuBackend
 
             info = GpuBackend().info()
-            gpu.update(available=True, label=info.label, device=info.limits.name, limits=info.limits.as_dict())
+            gpu.update(
+                available=True, label=info.label, device=info.limits.name, limits=info.limits.as_dict()
+            )
         except BackendUnavailable as exc:
             gpu["label"] = str(exc)
     elif found:

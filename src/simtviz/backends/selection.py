@@ -26,9 +26,7 @@ def requested_backend(flag: str | None = None) -> str:
     """The backend asked for: the flag, else ``$SIMTVIZ_BACKEND``, else ``auto``."""
     value = (flag or os.environ.get(ENV_VAR) or "auto").strip().lower()
     if value not in BACKEND_CHOICES:
-        raise BackendChoiceError(
-            f"unknown backend {value!r}: choose one of {', '.join(BACKEND_CHOICES)}"
-        )
+        raise BackendChoiceError(f"unknown backend {value!r}: choose one of {', '.join(BACKEND_CHOICES)}")
     return value
 
 

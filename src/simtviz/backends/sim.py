@@ -59,8 +59,7 @@ def allocate_fields(threads: int, buffer: Any = None) -> dict[str, np.ndarray]:
 
 def fields_nbytes(threads: int) -> int:
     return sum(
-        int(np.prod((threads, *shape))) * np.dtype(dtype).itemsize
-        for shape, dtype in RECORD_FIELDS.values()
+        int(np.prod((threads, *shape))) * np.dtype(dtype).itemsize for shape, dtype in RECORD_FIELDS.values()
     )
 
 

@@ -128,7 +128,9 @@ class SimProcessBackend(Backend):
                 os.close(fd)
                 mapped = np.memmap(path, dtype=np.uint8, mode="r+")
                 view = allocate_fields(window.threads, mapped)
-                self._conn.send((config.grid.as_tuple(), config.block.as_tuple(), window.origin, window.size, path))
+                self._conn.send(
+                    (config.grid.as_tuple(), config.block.as_tuple(), window.origin, window.size, path)
+                )
                 reply = self._wait(view, progress)
                 if reply[0] == "error":
                     _, name, text, tb = reply

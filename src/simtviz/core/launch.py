@@ -96,7 +96,9 @@ class LaunchConfig:
     block: Dim3
 
     @classmethod
-    def of(cls, grid: Dim3 | int | tuple[int, ...] | str, block: Dim3 | int | tuple[int, ...] | str) -> LaunchConfig:
+    def of(
+        cls, grid: Dim3 | int | tuple[int, ...] | str, block: Dim3 | int | tuple[int, ...] | str
+    ) -> LaunchConfig:
         return cls(Dim3.of(grid), Dim3.of(block))
 
     @property

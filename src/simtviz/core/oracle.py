@@ -34,7 +34,7 @@ CHECKED_FIELDS = ("threadIdx", "blockIdx", "grid1", "grid2", "grid3", "laneid", 
 
 def global_coordinates(window: Window, xp: ModuleType = np) -> tuple[Any, Any, Any]:
     """``cuda.grid(3)`` of every row of a recording over ``window`` (rows in raster order)."""
-    wx, wy, wz = window.size
+    wx, wy, _wz = window.size
     ox, oy, oz = window.origin
     rows = xp.arange(window.threads, dtype=xp.int64)
     gx = rows % wx + ox

@@ -122,7 +122,7 @@ class Recording:
 
     def row_of(self, plane: int, r: int, c: int) -> int:
         """Row of the record shown at (plane, row r, column c) of the map."""
-        planes, rows, cols = self.plane_shape()
+        _planes, rows, cols = self.plane_shape()
         return (plane * rows + r) * cols + c
 
     def host_fields(self) -> dict[str, np.ndarray]:
@@ -178,7 +178,9 @@ def load_npz(path: str | Path) -> Recording:
     from simtviz.core.oracle import verify
 
     with np.load(path, allow_pickle=False) as data:
-        config = LaunchConfig.of(tuple(int(v) for v in data["gridDim"]), tuple(int(v) for v in data["blockDim"]))
+        config = LaunchConfig.of(
+            tuple(int(v) for v in data["gridDim"]), tuple(int(v) for v in data["blockDim"])
+        )
         fields = {name: data[name] for name in RECORD_FIELDS}
         if "window_origin" in data:
             window = Window(

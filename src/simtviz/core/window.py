@@ -47,10 +47,7 @@ class Window:
             for a, o, s, e in zip("xyz", self.origin, self.size, config.extent, strict=True)
             if e > 1
         ]
-        return (
-            f"recording {self.threads:,} of {config.total_threads:,} threads: window "
-            + ", ".join(axes)
-        )
+        return f"recording {self.threads:,} of {config.total_threads:,} threads: window " + ", ".join(axes)
 
 
 def choose_window(

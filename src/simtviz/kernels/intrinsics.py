@@ -28,7 +28,9 @@ else:
     @intrinsic
     def _read_smid(typingctx):
         def codegen(context, builder, signature, args):
-            asm = ir.InlineAsm(ir.FunctionType(ir.IntType(32), []), "mov.u32 $0, %smid;", "=r", side_effect=True)
+            asm = ir.InlineAsm(
+                ir.FunctionType(ir.IntType(32), []), "mov.u32 $0, %smid;", "=r", side_effect=True
+            )
             return builder.call(asm, [])
 
         return types.int32(), codegen

@@ -1,0 +1,90 @@
+"""Qt side of the worker: callbacks from the worker thread arrive as queued signals on the GUI thread."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from simtviz.backends.base import Backend
+from simtviz.jobs import Job, Work, Worker
+
+
+class WorkerBridge(QObject):
+    """Owns the one ``Worker``; every ``submit`` callback runs on the GUI thread.
+
+    Results for a job that is no longer the latest of its ``kind`` are dropped (a stale request),
+    so a slow run can never overwrite a newer one.
+    """
+
+    ready = Signal(object)  # Backend
+    backendFailed = Signal(object, str)  # exception, traceback
+    busyChanged = Signal(bool)
+    _deliver = Signal(object, object)  # callable, args tuple — crosses threads queued
+
+    def __init__(self, backend_factory: Callable[[], Backend], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._latest: dict[str, int] = {}
+        self._running = 0
+        self.backend: Backend | None = None
+        self._deliver.connect(self._on_deliver)
+        self._worker = Worker(
+            backend_factory,
+            on_ready=lambda b: self._deliver.emit(self._set_ready, (b,)),
+            on_backend_error=lambda e, tb: self._deliver.emit(self.backendFailed.emit, (e, tb)),
+        )
+
+    @Slot(object, object)
+    def _on_deliver(self, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
+        fn(*args)
+
+    def _set_ready(self, backend: Backend) -> None:
+        self.backend = backend
+        self.ready.emit(backend)
+
+    @property
+    def busy(self) -> bool:
+        return self._running > 0
+
+    def submit(
+        self,
+        kind: str,
+        work: Work,
+        on_result: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException, str], None] | None = None,
+        on_progress: Callable[[float], None] | None = None,
+    ) -> Job:
+        """Run ``work(backend, progress)`` on the worker; callbacks come back on the GUI thread."""
+        self._running += 1
+        if self._running == 1:
+            self.busyChanged.emit(True)
+
+        def finish(job: Job) -> bool:
+            self._running -= 1
+            if self._running == 0:
+                self.busyChanged.emit(False)
+            return self._latest.get(job.kind) == job.id
+
+        def result(job: Job, value: Any) -> None:
+            self._deliver.emit(lambda: finish(job) and on_result and on_result(value), ())
+
+        def error(job: Job, exc: BaseException, tb: str) -> None:
+            self._deliver.emit(lambda: finish(job) and on_error and on_error(exc, tb), ())
+
+        def progress(job: Job, fraction: float) -> None:
+            if on_progress:
+                self._deliver.emit(
+                    lambda: self._latest.get(job.kind) == job.id and on_progress(fraction), ()
+                )
+
+        job = self._worker.submit(kind, work, result, error, progress)
+        self._latest[kind] = job.id
+        return job
+
+    def cancel(self) -> None:
+        """Stop the running job; its error callback receives ``Cancelled``."""
+        self._worker.cancel()
+
+    def shutdown(self, timeout: float = 1.5) -> bool:
+        return self._worker.shutdown(timeout)

@@ -46,9 +46,10 @@ def simulated_rejection(config: LaunchConfig, limits: DeviceLimits) -> LaunchRej
     if not problems:
         return None
     zero = zero_dimension_text(config)
+    who = "simtviz's simulator backend, with the text a GPU gives (the simulator checks no limits)"
     if zero:
-        return LaunchRejected(zero, config, problems, "ValueError")
-    return LaunchRejected(DRIVER_INVALID_VALUE, config, problems, "CUDAError")
+        return LaunchRejected(zero, config, problems, "ValueError", source=who)
+    return LaunchRejected(DRIVER_INVALID_VALUE, config, problems, "CUDAError", source=who)
 
 
 def estimate_seconds(kind: str, threads: int) -> float:

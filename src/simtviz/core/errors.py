@@ -24,6 +24,7 @@ class LaunchRejected(SimtvizError):
         exception_type: str,
         launch_line: str = "",
         traceback_text: str = "",
+        source: str = "",
     ) -> None:
         super().__init__(driver_text)
         self.driver_text = driver_text
@@ -32,6 +33,8 @@ class LaunchRejected(SimtvizError):
         self.exception_type = exception_type
         self.launch_line = launch_line or config.launch_line()
         self.traceback_text = traceback_text
+        # Who refused it, in words: the CUDA driver, numba, or the sim backend speaking for them.
+        self.source = source or ("numba" if exception_type == "ValueError" else "the CUDA driver")
 
     @property
     def explanation(self) -> str:

@@ -19,10 +19,9 @@ def launch_error_dialog(parent: QWidget | None, error: LaunchRejected) -> QMessa
     box.setText(error.driver_text)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     lines = [f"<b>{v.message}</b>" for v in error.violations] or [error.explanation]
-    where = "the CUDA driver" if error.exception_type == "CUDAError" else "numba"
     box.setInformativeText(
         "<br>".join(lines)
-        + f"<br><br>Raised by {where} as <code>{error.exception_type}</code>. "
+        + f"<br><br>Raised by {error.source} as <code>{error.exception_type}</code>. "
         "Nothing ran; the previous map is still shown."
     )
     details = f"Launch: {error.launch_line}\n\n{error.explanation}"

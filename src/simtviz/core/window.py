@@ -43,7 +43,7 @@ class Window:
         if self.covers(config):
             return f"recording all {self.threads:,} threads"
         axes = [
-            f"{a} {o:,}–{o + s - 1:,}"
+            f"{a} {o}–{o + s - 1}"
             for a, o, s, e in zip("xyz", self.origin, self.size, config.extent, strict=True)
             if e > 1
         ]

@@ -1,0 +1,32 @@
+"""Test defaults: offscreen Qt and the CUDA simulator, chosen before anything imports numba.
+
+GPU tests (marked ``gpu``) run in their own process: ``SIMTVIZ_BACKEND=gpu python -m pytest -m gpu``.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("SIMTVIZ_BACKEND", "sim")
+
+from simtviz.backends.selection import activate, resolve_backend  # noqa: E402
+
+BACKEND = resolve_backend()
+activate(BACKEND)
+
+import pytest  # noqa: E402
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if BACKEND == "gpu":
+        return
+    skip = pytest.mark.skip(reason="needs a GPU: run SIMTVIZ_BACKEND=gpu python -m pytest -m gpu")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def backend_kind() -> str:
+    return BACKEND

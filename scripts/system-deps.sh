@@ -6,6 +6,8 @@ set -u
 venv=${1:-.venv}
 plugin=$(ls "$venv"/lib/python3*/site-packages/PySide6/Qt/lib/libQt6XcbQpa.so.6 2>/dev/null | head -n1)
 [ "$(uname -s)" = Linux ] && [ -n "$plugin" ] || exit 0
+# Without a display there is no window to show (the app says so itself): install nothing.
+[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || exit 0
 missing=$(ldd "$plugin" 2>/dev/null | awk '/not found/ {print $1}' | sort -u)
 [ -n "$missing" ] || exit 0
 declare -A debian=(

@@ -10,12 +10,14 @@ starts a fresh one.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import multiprocessing as mp
 import os
 import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -49,6 +51,9 @@ def _serve(conn: Any) -> None:
             return
         if request is None:
             return
+        if isinstance(request, dict):  # a named function to run here (vecadd), not a recording
+            conn.send(_call(request))
+            continue
         grid, block, origin, size, path = request
         try:
             config = LaunchConfig.of(grid, block)
@@ -61,6 +66,15 @@ def _serve(conn: Any) -> None:
             conn.send(("ok", seconds))
         except BaseException as exc:  # reported to the parent, which raises it there
             conn.send(("error", type(exc).__name__, str(exc), traceback.format_exc()))
+
+
+def _call(request: dict[str, Any]) -> tuple[Any, ...]:
+    """Run ``request["call"]`` (``module:function``) with ``request["kwargs"]``; reply as ``_serve`` does."""
+    try:
+        module, name = request["call"].split(":")
+        return ("ok", getattr(importlib.import_module(module), name)(**request.get("kwargs", {})))
+    except BaseException as exc:
+        return ("error", type(exc).__name__, str(exc), traceback.format_exc())
 
 
 class SimProcessBackend(Backend):
@@ -144,7 +158,39 @@ class SimProcessBackend(Backend):
             progress(1.0)
         return finish_recording(config, window, fields, reply[1])
 
-    def _wait(self, view: dict[str, np.ndarray], progress: Progress | None) -> Any:
+    def call_in_child(
+        self,
+        target: str,
+        kwargs: dict[str, Any],
+        *,
+        estimate_s: float | None = None,
+        progress: Progress | None = None,
+    ) -> Any:
+        """Run ``target`` (``module:function``, picklable arguments and value) in the child.
+
+        Progress is the elapsed share of ``estimate_s`` (capped below 1); Cancel kills the child.
+        """
+        with self._lock:
+            self._cancel.clear()
+            self._ensure_child()
+            self._conn.send({"call": target, "kwargs": kwargs})
+            started = time.monotonic()
+
+            def fraction() -> float:
+                return min(0.95, (time.monotonic() - started) / estimate_s) if estimate_s else 0.0
+
+            reply = self._wait({}, progress, fraction)
+        if reply[0] == "error":
+            _, name, text, tb = reply
+            raise KernelFailed(f"the simulator raised {name}: {text}\n{tb}")
+        return reply[1]
+
+    def _wait(
+        self,
+        view: dict[str, np.ndarray],
+        progress: Progress | None,
+        fraction: Callable[[], float] | None = None,
+    ) -> Any:
         last = time.monotonic()
         while True:
             if self._cancel.is_set():
@@ -162,7 +208,7 @@ class SimProcessBackend(Backend):
             now = time.monotonic()
             if progress and now - last >= 0.1:
                 last = now
-                progress(progress_of(view))
+                progress(fraction() if fraction else progress_of(view))
 
     def _kill_child(self) -> None:
         proc = self._proc

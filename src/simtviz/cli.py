@@ -111,7 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     vec.add_argument("--json", action="store_true", help="print the result as one JSON line")
     vec.add_argument("--force", action="store_true", help="run even if it would take long here")
     vec.add_argument(
-        "--sweep", action="store_true", help="also time block sizes 32 ... 1024 (bandwidth, grid, idle threads)"
+        "--sweep",
+        action="store_true",
+        help="also time block sizes 32 ... 1024 (bandwidth, grid, idle threads)",
     )
 
     dev = sub.add_parser("devices", parents=[common], help="list the backends and their launch limits")

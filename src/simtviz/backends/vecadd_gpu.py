@@ -1,0 +1,233 @@
+"""The guide's vecadd on a GPU: the faithful program, then timings that tell the truth.
+
+The program runs as §2.2.5 writes it: float64 ``cp.random.uniform(-1, 1, N)``, the kernel
+launched with CuPy arrays, ``device.synchronize()``, copy back, ``assert_array_almost_equal``.
+C lives at the start of a larger buffer whose tail (the canary) holds a NaN pattern that no
+sum of the inputs can produce, so writes past the end of C are counted, not guessed.
+
+Timing: a numba launch with CuPy arguments costs ≈94 µs of host time, about as long as the
+kernel itself, so CUDA events around one launch time the host too. Here a hold kernel keeps the
+GPU busy while the host queues all launches with an event between each; the GPU then runs
+them back to back and each event interval is one kernel's GPU time. The host's cost per launch
+is measured on its own, on an idle GPU.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from simtviz.backends.base import Progress, format_duration
+from simtviz.backends.vecadd_sim import check_result, numpy_median_ms
+from simtviz.core.errors import KernelFailed, LaunchRejected, LaunchTooLarge
+from simtviz.core.limits import validate
+from simtviz.core.vecadd import (
+    GPU_MIN_REPEAT,
+    ITEMSIZE,
+    SweepRow,
+    VecaddRequest,
+    VecaddResult,
+    bandwidth_gbps,
+    grid_for,
+    idle_threads,
+)
+
+# A NaN with a payload: a + b of finite inputs is never this bit pattern.
+CANARY_BITS = 0x7FF8_DEAD_BEEF_CAFE
+CANARY_SLACK = 256  # elements beyond the last thread's index: shows the writes stop at the grid's end
+HOLD_START_NS = 2_000_000
+HOLD_PER_LAUNCH_NS = 400_000  # generous: a numba launch costs ≈30–100 µs of host time, an event ≈5 µs
+HOLD_ATTEMPTS = 4
+
+
+@dataclass
+class BatchTiming:
+    """Per-launch GPU times (ms) and host times (µs) of one batch queued behind the hold kernel."""
+
+    gpu_ms: list[float]
+    host_us: list[float]
+    gpu_stayed_busy: bool
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.gpu_ms)
+
+    @property
+    def host_median_us(self) -> float:
+        return statistics.median(self.host_us)
+
+
+class GpuTimer:
+    """Times GPU work with events while a hold kernel keeps the GPU busy (see the module doc)."""
+
+    def __init__(self, cp: Any) -> None:
+        from simtviz.kernels.busy import hold_gpu
+
+        self._cp = cp
+        self._hold = hold_gpu
+        self._hold[1, 1](0)  # compile now, not inside a timed batch
+        cp.cuda.Device().synchronize()
+        self.hold_ns_per_launch = HOLD_PER_LAUNCH_NS
+
+    def batch(self, launch: Callable[[], Any], count: int) -> BatchTiming:
+        cp = self._cp
+        events = [cp.cuda.Event() for _ in range(count + 1)]
+        launch()  # warm: first calls compile (numba's JIT, CuPy's elementwise kernels)
+        cp.cuda.Device().synchronize()
+        timing = BatchTiming([], [], False)
+        for _ in range(HOLD_ATTEMPTS):
+            self._hold[1, 1](HOLD_START_NS + count * self.hold_ns_per_launch)
+            events[0].record()
+            host = []
+            for event in events[1:]:
+                t0 = time.perf_counter()
+                launch()
+                host.append((time.perf_counter() - t0) * 1e6)
+                event.record()
+            # Still waiting at the first event once everything is queued: the GPU never idled.
+            busy = not events[0].query()
+            events[-1].synchronize()
+            gpu = [cp.cuda.get_elapsed_time(events[i], events[i + 1]) for i in range(count)]
+            timing = BatchTiming(gpu, host, busy)
+            if busy:
+                break
+            self.hold_ns_per_launch *= 4
+        return timing
+
+
+def _check_memory(cp: Any, request: VecaddRequest, elements: int) -> None:
+    free, _total = cp.cuda.runtime.memGetInfo()
+    needed = elements * ITEMSIZE
+    if not request.force and needed > 0.9 * free:
+        raise LaunchTooLarge(
+            f"N = {request.n:,} needs {needed / 1e9:.1f} GB of GPU memory and {free / 1e9:.1f} GB are free; "
+            "use --force to try anyway, or a smaller --n"
+        )
+
+
+def run_vecadd_gpu(backend: Any, request: VecaddRequest, progress: Progress | None = None) -> VecaddResult:
+    """The whole run on the GPU backend's device: program, check, timings, sweep."""
+    import cupy as cp
+    from numba import cuda
+
+    from simtviz.backends.gpu import launch_error_types
+    from simtviz.kernels.vecadd import kernel_for, vecadd
+
+    info = backend.info()
+    n, block = request.n, request.block
+    config = request.config
+    grid = grid_for(n, block)
+    repeat = max(GPU_MIN_REPEAT, request.repeats("gpu"))
+    result = VecaddResult(
+        info.backend_id, n, block, grid, guarded=request.guarded, label=info.label, repeat=repeat
+    )
+    canary = idle_threads(n, block) + CANARY_SLACK
+    # The unguarded kernel also reads A and B past their ends: pad them too, so that it reads
+    # memory this run owns (zeros) rather than whatever follows the allocation.
+    pad = 0 if request.guarded else canary
+    _check_memory(cp, request, 3 * n + 2 * pad + canary)
+
+    def step(fraction: float) -> None:
+        if progress:
+            progress(fraction)
+
+    try:
+        device = cp.cuda.Device()
+        if pad:
+            a_store, b_store = cp.zeros(n + pad), cp.zeros(n + pad)
+            a, b = a_store[:n], b_store[:n]
+            a[...] = cp.random.uniform(-1, 1, n)
+            b[...] = cp.random.uniform(-1, 1, n)
+        else:
+            a = cp.random.uniform(-1, 1, n)
+            b = cp.random.uniform(-1, 1, n)
+        c_store = cp.empty(n + canary, dtype=a.dtype)
+        c = c_store[:n]
+        c.fill(0)  # what cp.zeros_like(a) gives, inside the buffer that carries the canary
+        c_store[n:].view(cp.uint64).fill(CANARY_BITS)
+    except cp.cuda.memory.OutOfMemoryError as exc:
+        raise KernelFailed(f"the GPU has too little free memory for N = {n:,}: {exc}") from exc
+
+    kernel = kernel_for(request.guarded)
+    t0 = time.perf_counter()
+    try:
+        # The launch is left to the driver even when validate() already found a problem: its
+        # own error (§2.2.6) is the lesson.
+        kernel[grid, block](a, b, c)
+    except launch_error_types() as exc:
+        raise LaunchRejected(
+            str(exc),
+            config,
+            validate(config, info.limits),
+            type(exc).__name__,
+            launch_line=config.launch_line(kernel.py_func.__name__, "a, b, c"),
+            traceback_text=traceback.format_exc(),
+        ) from exc
+    try:
+        device.synchronize()
+    except Exception as exc:  # an error the kernel hit after launch (sticky context error)
+        raise KernelFailed(f"the GPU reported an error after the launch: {exc}") from exc
+    result.first_launch_ms = (time.perf_counter() - t0) * 1000
+    step(0.1)
+
+    a_np, b_np, c_np = cp.asnumpy(a), cp.asnumpy(b), cp.asnumpy(c)
+    expected = a_np + b_np
+    check_result(result, c_np, expected)
+    result.canary = canary
+    result.oob_writes = int(cp.count_nonzero(c_store[n:].view(cp.uint64) != CANARY_BITS).item())
+    result.numpy_ms = numpy_median_ms(a_np, b_np)
+    step(0.2)
+
+    timer = GpuTimer(cp)
+    # Zero-copy numba views: a launch with CuPy arrays makes numba synchronize the host with
+    # CuPy's stream (CUDA Array Interface v3), which would drain the queue the hold kernel built.
+    a_nb, b_nb, c_nb = (cuda.as_cuda_array(x, sync=False) for x in (a, b, c))
+    kern = timer.batch(lambda: kernel[grid, block](a_nb, b_nb, c_nb), repeat)
+    result.kernel_ms = kern.median_ms
+    result.bandwidth_GBps = bandwidth_gbps(n, result.kernel_ms)
+    result.launch_overhead_numba_us = kern.host_median_us
+    step(0.4)
+
+    # The guide's launch, with CuPy arrays, one at a time on an idle GPU: host cost only.
+    host = []
+    for _ in range(repeat):
+        device.synchronize()
+        t0 = time.perf_counter()
+        kernel[grid, block](a, b, c)
+        host.append((time.perf_counter() - t0) * 1e6)
+    device.synchronize()
+    result.launch_overhead_us = statistics.median(host)
+    step(0.5)
+
+    add = timer.batch(lambda: cp.add(a, b, out=c), repeat)
+    result.cupy_ms = add.median_ms
+    result.cupy_bandwidth_GBps = bandwidth_gbps(n, result.cupy_ms)
+    nbytes = n * ITEMSIZE
+    runtime = cp.cuda.runtime
+    copy = timer.batch(
+        lambda: runtime.memcpyAsync(c.data.ptr, a.data.ptr, nbytes, runtime.memcpyDeviceToDevice, 0), repeat
+    )
+    result.copy_GBps = bandwidth_gbps(n, copy.median_ms, arrays=2)
+    step(0.7)
+    if not all(t.gpu_stayed_busy for t in (kern, add, copy)):
+        result.notes.append(
+            "Warning: the GPU ran out of queued work during a timed batch even after a "
+            f"{format_duration((HOLD_START_NS + repeat * timer.hold_ns_per_launch) / 1e9)} hold; "
+            "those medians include host gaps."
+        )
+
+    if request.sweep:
+        count = GPU_MIN_REPEAT
+        for index, sweep_block in enumerate(request.sweep_blocks):
+            row = SweepRow.shape(n, sweep_block)
+            timing = timer.batch(lambda g=row.grid, s=sweep_block: vecadd[g, s](a_nb, b_nb, c_nb), count)
+            row.kernel_ms = timing.median_ms
+            row.bandwidth_GBps = bandwidth_gbps(n, row.kernel_ms)
+            result.sweep.append(row)
+            step(0.7 + 0.3 * (index + 1) / len(request.sweep_blocks))
+    step(1.0)
+    return result

@@ -89,7 +89,7 @@ class GpuTimer:
                 host.append((time.perf_counter() - t0) * 1e6)
                 event.record()
             # Still waiting at the first event once everything is queued: the GPU never idled.
-            busy = not events[0].query()
+            busy = not events[0].done
             events[-1].synchronize()
             gpu = [cp.cuda.get_elapsed_time(events[i], events[i + 1]) for i in range(count)]
             timing = BatchTiming(gpu, host, busy)

@@ -106,3 +106,28 @@ def test_record_cli_on_the_gpu(tmp_path: Path, capsys) -> None:
     with np.load(out) as data:
         assert str(data["backend"]).startswith("gpu:")
         assert (data["smid"] >= 0).all() and (data["t_ns"] > 0).all()
+
+
+def test_device_verification_agrees_with_the_oracle_and_catches_corruption(gpu) -> None:
+    import cupy as cp
+
+    from simtviz.core.oracle import verify
+
+    config = LaunchConfig.of((8, 4, 2), (8, 4, 4))
+    recording = gpu.record(config)
+    assert recording.verification.ok
+    recording.fields["blockIdx"][100, 2] = 9
+    recording.fields["laneid"][5] = -1  # as if thread 5 never wrote its lane
+    fast = gpu.verify_on_device(recording.fields, config, recording.window)
+    reference = verify(recording.fields, config, recording.window, xp=cp)
+    assert fast.matched == reference.matched == recording.threads - 2
+    assert fast.mismatched_by_field == reference.mismatched_by_field
+    assert fast.first_mismatch == reference.first_mismatch
+    assert fast.first_mismatch.row == 5 and fast.first_mismatch.field == "laneid"
+
+
+def test_image_comes_back_through_pinned_memory_as_int32(gpu) -> None:
+    recording = gpu.record(LaunchConfig.of((64, 64), (16, 16)))
+    image = recording.image("global linear index")
+    assert image.dtype == np.int32 and image.shape == (1024, 1024)
+    assert image[3, 5] == 3 * 1024 + 5

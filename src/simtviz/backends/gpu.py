@@ -17,7 +17,7 @@ from simtviz.backends.selection import activate
 from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchRejected
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DeviceLimits, validate
-from simtviz.core.oracle import RECORD_FIELDS, verify
+from simtviz.core.oracle import CHECKED_FIELDS, RECORD_FIELDS, Mismatch, Verification, expected_field
 from simtviz.core.recording import Recording
 from simtviz.core.window import Window
 
@@ -62,6 +62,19 @@ def to_host_pinned(array: Any) -> np.ndarray:
     out = cupyx.empty_pinned(array.shape, dtype=array.dtype)
     array.get(out=out)
     return out
+
+
+def first_mismatch_at(row: int, fields: dict[str, Any], config: LaunchConfig, window: Window) -> Mismatch:
+    """The first field of ``row`` that disagrees with the formulas, with both values."""
+    wx, wy, _ = window.size
+    ox, oy, oz = window.origin
+    here = Window((row % wx + ox, (row // wx) % wy + oy, row // (wx * wy) + oz), (1, 1, 1))
+    for name in CHECKED_FIELDS:
+        recorded = np.atleast_1d(fields[name][row].get())
+        expected = np.atleast_1d(expected_field(name, config, here)[0])
+        if not np.array_equal(recorded, expected):
+            return Mismatch(row, name, tuple(int(v) for v in recorded), tuple(int(v) for v in expected))
+    raise AssertionError(f"row {row} was reported as a mismatch but matches")
 
 
 class GpuBackend(Backend):
@@ -136,7 +149,7 @@ class GpuBackend(Backend):
         kernel_ms = cp.cuda.get_elapsed_time(start, stop)
         launch_ms = (time.perf_counter() - host_start) * 1000
         t0 = time.perf_counter()
-        verification = verify(fields, config, window, xp=cp)
+        verification = self.verify_on_device(fields, config, window)
         verify_ms = (time.perf_counter() - t0) * 1000
         if progress:
             progress(1.0)
@@ -148,7 +161,34 @@ class GpuBackend(Backend):
             verification,
             {"wall_ms": launch_ms, "kernel_ms": kernel_ms, "verify_ms": verify_ms, "copy_ms": None},
             xp=cp,
+            to_host=to_host_pinned,
         )
+
+    def verify_on_device(self, fields: dict[str, Any], config: LaunchConfig, window: Window) -> Verification:
+        """Every thread checked against the formulas in one fused kernel; only counts come back."""
+        from simtviz.kernels.verify import VERIFY_FIELDS, verify_records
+
+        cp = self._cp
+        n = window.threads
+        ok = cp.zeros(n, dtype=cp.uint8)
+        bad = cp.zeros(len(VERIFY_FIELDS), dtype=cp.int64)
+        if n:
+            threads = 256
+            blocks = min(-(-n // threads), 32 * (self._info.limits.multiprocessors or 1))
+            verify_records[blocks, threads](
+                *(fields[name] for name in VERIFY_FIELDS),
+                cp.asarray(np.array([*window.origin, *window.size], dtype=np.int64)),
+                cp.asarray(np.array(config.block.as_tuple(), dtype=np.int64)),
+                ok,
+                bad,
+            )
+        by_field = dict(zip(VERIFY_FIELDS, (int(v) for v in bad.get()), strict=True))
+        matched = int(cp.count_nonzero(ok))
+        first = None
+        if matched != n:
+            row = int(cp.argmin(ok))
+            first = first_mismatch_at(row, fields, config, window)
+        return Verification(matched, n, by_field, first)
 
     def to_host(self, recording: Recording) -> Recording:
         """A copy of ``recording`` with every field in (pinned) host memory."""

@@ -106,7 +106,7 @@ def verify(fields: dict[str, Any], config: LaunchConfig, window: Window, xp: Mod
     total = window.threads
     good = xp.ones(total, dtype=bool)
     by_field: dict[str, int] = {}
-    first: Mismatch | None = None
+    wrong: dict[str, tuple[Any, Any, Any]] = {}
     for name in CHECKED_FIELDS:
         recorded = fields[name]
         expected = expected_field(name, config, window, xp)
@@ -117,14 +117,20 @@ def verify(fields: dict[str, Any], config: LaunchConfig, window: Window, xp: Mod
         by_field[name] = bad
         if bad:
             good &= same
-            if first is None:
-                row = int(xp.argmin(same))
+            wrong[name] = (same, recorded, expected)
+    first: Mismatch | None = None
+    if wrong:
+        # The lowest-numbered wrong row, and the first of its fields that is wrong.
+        row = int(xp.argmin(good))
+        for name, (same, recorded, expected) in wrong.items():
+            if not bool(same[row]):
                 first = Mismatch(
                     row,
                     name,
                     tuple(int(v) for v in np.atleast_1d(_host(recorded[row]))),
                     tuple(int(v) for v in np.atleast_1d(_host(expected[row]))),
                 )
+                break
     return Verification(int(xp.count_nonzero(good)), total, by_field, first)
 
 

@@ -5,6 +5,7 @@ Every value shown comes from the recorded fields; the formulas (``oracle``) only
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -48,6 +49,8 @@ class Recording:
     verification: Verification | None = None
     timings_ms: dict[str, float | None] = field(default_factory=dict)
     xp: ModuleType = np
+    # How a device array reaches the host (the GPU backend passes a pinned-memory copy).
+    to_host: Callable[[Any], np.ndarray] | None = None
 
     @property
     def threads(self) -> int:
@@ -107,8 +110,13 @@ class Recording:
             raise IndexError(f"z-plane {z} is outside 0..{planes - 1}")
         values = self.color_values(name)
         plane = values.reshape(planes, rows, cols)[z]
-        get = getattr(plane, "get", None)
-        return np.ascontiguousarray(get() if callable(get) else plane)
+        if self.xp is np:
+            return np.ascontiguousarray(plane)
+        # On the device: halve the copy when the values fit in int32 (they nearly always do).
+        if plane.size and int(plane.min()) >= -(2**31) and int(plane.max()) < 2**31:
+            plane = plane.astype(self.xp.int32)
+        plane = self.xp.ascontiguousarray(plane)
+        return self.to_host(plane) if self.to_host else plane.get()
 
     def thread_at(self, row: int) -> dict[str, Any]:
         """Everything one row (thread) recorded, as plain Python values."""

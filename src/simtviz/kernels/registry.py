@@ -11,6 +11,7 @@ from typing import Any
 # module → list of (kernel attribute, signature attribute)
 KERNEL_MODULES: dict[str, list[tuple[str, str]]] = {
     "simtviz.kernels.record": [("record_threads", "RECORD_SIGNATURE")],
+    "simtviz.kernels.verify": [("verify_records", "VERIFY_SIGNATURE")],
     # The chapter's vecadd (guarded and as printed) and the hold kernel its timing uses.
     "simtviz.kernels.vecadd": [],
     "simtviz.kernels.busy": [],

@@ -1,0 +1,634 @@
+"""The index map: every recorded thread as one cell, coloured by a field it recorded.
+
+pyqtgraph shows the map with the row-major + ``invertY`` idiom (shared/DESIGN.md): array row 0 is
+drawn at the top, exactly like a matrix, so ``current_image()[r, c]`` is the cell in row ``r`` and
+column ``c`` on screen. Cell (r, c) is centred on view coordinates (c, r) — plus the window's
+origin — so the axes read as thread coordinates, not as pixel edges.
+
+Only NumPy recordings are drawn here: the main window brings GPU records to the host in its worker
+job, so nothing on the GUI thread ever touches CuPy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGraphicsRectItem,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+from simtviz.core.files import atomic_write
+from simtviz.core.recording import COLOR_FIELDS, GPU_ONLY_FIELDS, Recording
+from simtviz.qt.theme import PALETTES, Palette
+
+# Categorical colours for ids (blockIdx, warp, SM): the ten of matplotlib's tab10, which stay
+# distinct on washed-out projectors. Ids repeat colours every ten; borders and text disambiguate.
+CATEGORICAL = np.array(
+    [
+        (31, 119, 180),
+        (255, 127, 14),
+        (44, 160, 44),
+        (214, 39, 40),
+        (148, 103, 189),
+        (140, 86, 75),
+        (227, 119, 194),
+        (127, 127, 127),
+        (188, 189, 34),
+        (23, 190, 207),
+    ],
+    dtype=np.uint8,
+)
+UNKNOWN_RGB = np.array((150, 150, 150), dtype=np.uint8)  # -1: a value this backend cannot know
+SEQUENTIAL = "viridis"
+MAX_TILES = 64  # tiled 3-D view: more planes than this are reachable with the slider only
+MAX_BORDER_LINES = 4000  # block borders beyond this would be a grey smear, and slow
+MAX_TEXT_CELLS = 3000  # value text is drawn only when this few cells are visible
+
+
+def colorize(values: np.ndarray, categorical: bool, levels: tuple[float, float]) -> np.ndarray:
+    """RGB (rows, cols, 3) uint8 for ``values``; -1 (unknown) is grey."""
+    unknown = values < 0
+    if categorical:
+        rgb = CATEGORICAL[np.mod(values, len(CATEGORICAL))]
+    else:
+        lut = pg.colormap.get(SEQUENTIAL).getLookupTable(nPts=256, alpha=False)
+        lo, hi = levels
+        scaled = (values.astype(np.float64) - lo) / max(hi - lo, 1e-12)
+        rgb = lut[np.clip(np.rint(scaled * 255), 0, 255).astype(np.intp)]
+    rgb = np.array(rgb, dtype=np.uint8)
+    rgb[unknown] = UNKNOWN_RGB
+    return rgb
+
+
+def light_text_mask(rgb: np.ndarray) -> np.ndarray:
+    """True where a cell is dark enough that its value should be written in white."""
+    luminance = rgb[..., 0] * 0.299 + rgb[..., 1] * 0.587 + rgb[..., 2] * 0.114
+    return luminance < 140
+
+
+class CellTextItem(pg.GraphicsObject):
+    """Writes each visible cell's value in it, once cells are big enough on screen to hold it.
+
+    Text is drawn in device pixels (the painter's transform reset), so it stays crisp at any
+    zoom and grows with the cells: big cells, big numbers for the back of the room.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._values: np.ndarray | None = None
+        self._white: np.ndarray | None = None
+        self._origin = (0.0, 0.0)
+        self._rect = QRectF()
+        self._digits = 1
+        self.font = QFont()
+        self.font.setBold(True)
+
+    def set_data(self, values: np.ndarray, white: np.ndarray, origin: tuple[float, float]) -> None:
+        self.prepareGeometryChange()
+        self._values, self._white, self._origin = values, white, origin
+        rows, cols = values.shape
+        self._rect = QRectF(origin[0] - 0.5, origin[1] - 0.5, cols, rows)
+        largest = int(np.abs(values).max()) if values.size else 0
+        self._digits = len(str(largest)) + (1 if values.size and values.min() < 0 else 0)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, *args: Any) -> None:
+        values, white = self._values, self._white
+        vb = self.getViewBox()
+        if values is None or white is None or vb is None:
+            return
+        t = painter.transform()
+        cell_w, cell_h = abs(t.m11()), abs(t.m22())
+        font_px = min(cell_h * 0.55, (cell_w - 4) / (0.62 * self._digits))
+        if font_px < 8:
+            return
+        ox, oy = self._origin
+        view = vb.viewRect()
+        rows, cols = values.shape
+        c0 = max(0, math.floor(view.left() - ox + 0.5))
+        c1 = min(cols, math.ceil(view.right() - ox + 0.5))
+        r0 = max(0, math.floor(view.top() - oy + 0.5))
+        r1 = min(rows, math.ceil(view.bottom() - oy + 0.5))
+        if c1 <= c0 or r1 <= r0 or (c1 - c0) * (r1 - r0) > MAX_TEXT_CELLS:
+            return
+        painter.save()
+        painter.resetTransform()
+        font = QFont(self.font)
+        font.setPixelSize(max(8, int(font_px)))
+        painter.setFont(font)
+        black, whitepen = QPen(QColor(0, 0, 0)), QPen(QColor(255, 255, 255))
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                centre = t.map(QPointF(ox + c, oy + r))
+                box = QRectF(centre.x() - cell_w / 2, centre.y() - cell_h / 2, cell_w, cell_h)
+                painter.setPen(whitepen if white[r, c] else black)
+                painter.drawText(box, Qt.AlignmentFlag.AlignCenter, str(int(values[r, c])))
+        painter.restore()
+
+
+@dataclass
+class _Tile:
+    """One z-plane drawn at an offset: its image, value text, block borders and caption."""
+
+    plane: int
+    origin: tuple[float, float]
+    image: pg.ImageItem
+    text: CellTextItem
+    borders: pg.PlotCurveItem
+    caption: pg.TextItem | None
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    plane: int
+    row: int
+    col: int
+
+
+class IndexMap(QWidget):
+    """``indexMap``: the map, its colour-by choice and, for 3-D launches, the z-slice control."""
+
+    threadPinned = Signal(object)  # Cell
+    cellHovered = Signal(object)  # Cell or None
+    planeChanged = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("indexMap")
+        self._recording: Recording | None = None
+        self._field = "global linear index"
+        self._values: np.ndarray | None = None  # (planes, rows, cols) of the field shown
+        self._levels = (0.0, 1.0)
+        self._plane = 0
+        self._tiled = False
+        self._tiles: list[_Tile] = []
+        self._pinned: Cell | None = None
+        self._palette: Palette = PALETTES["light"]
+        self._presentation = False
+        self.last_tooltip = ""
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Colour by"))
+        self.colorBy = QComboBox(objectName="colorBy")
+        for name in COLOR_FIELDS:
+            self.colorBy.addItem(name)
+            if name in GPU_ONLY_FIELDS:
+                index = self.colorBy.count() - 1
+                self.colorBy.setItemText(index, name)
+                self.colorBy.setItemData(index, "recorded on a GPU only", Qt.ItemDataRole.ToolTipRole)
+        self.colorBy.currentTextChanged.connect(self.set_color_field)
+        bar.addWidget(self.colorBy)
+        self.zLabel = QLabel("z-plane", objectName="zLabel")
+        self.zSlice = QSlider(Qt.Orientation.Horizontal, objectName="zSlice")
+        self.zSlice.setRange(0, 0)
+        self.zSlice.setPageStep(1)
+        self.zSlice.setMinimumWidth(160)
+        self.zSlice.valueChanged.connect(self.set_plane)
+        self.tiledCheck = QCheckBox("All z-planes", objectName="tiledCheck")
+        self.tiledCheck.setToolTip("Show every z-plane side by side (the slider picks the one inspected)")
+        self.tiledCheck.toggled.connect(self.set_tiled)
+        for w in (self.zLabel, self.zSlice, self.tiledCheck):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        self.fitButton = QPushButton("Fit", objectName="fitButton")
+        self.fitButton.setToolTip("Show the whole map (Ctrl+0)")
+        self.fitButton.clicked.connect(self.fit)
+        bar.addWidget(self.fitButton)
+        layout.addLayout(bar)
+        self.message = QLabel(objectName="mapMessage", wordWrap=True)
+        self.message.setVisible(False)
+        layout.addWidget(self.message)
+
+        self.view = pg.GraphicsLayoutWidget()
+        self.view.setObjectName("mapView")
+        self.view.setMouseTracking(True)
+        self.plot: pg.PlotItem = self.view.addPlot(row=0, col=0)
+        self.plot.invertY(True)
+        self.plot.setAspectLocked(True)
+        self.plot.hideButtons()
+        self.plot.setMenuEnabled(False)
+        self.plot.vb.setDefaultPadding(0.02)
+        self.colorBar = pg.ColorBarItem(
+            values=(0, 1), colorMap=pg.colormap.get(SEQUENTIAL), interactive=False, width=22
+        )
+        self.view.addItem(self.colorBar, row=0, col=1)
+        self._selection = QGraphicsRectItem()
+        self._selection.setZValue(30)
+        self._selection.setVisible(False)
+        self.plot.addItem(self._selection, ignoreBounds=True)
+        self._placeholder = pg.TextItem("Press Run to launch the kernel", anchor=(0.5, 0.5))
+        self.plot.addItem(self._placeholder)
+        layout.addWidget(self.view, stretch=1)
+
+        self.view.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.view.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self._show_z_controls(False)
+        self.apply_style(self._palette, False)
+
+    # --- contract --------------------------------------------------------------------------
+    def current_image(self) -> np.ndarray | None:
+        """The 2-D array now shown (the selected z-plane), before the colour map; None before a run."""
+        if self._values is None:
+            return None
+        return self._values[self._plane]
+
+    # --- data ------------------------------------------------------------------------------
+    @property
+    def recording(self) -> Recording | None:
+        return self._recording
+
+    def color_field(self) -> str:
+        return self._field
+
+    def plane(self) -> int:
+        return self._plane
+
+    def planes(self) -> int:
+        return self._values.shape[0] if self._values is not None else 0
+
+    def set_recording(self, recording: Recording | None) -> None:
+        """Show ``recording`` (a NumPy one); keeps the colour field, resets the plane if needed."""
+        if recording is not None and recording.xp is not np:
+            raise TypeError("IndexMap draws host (NumPy) recordings; bring GPU records to the host first")
+        self._recording = recording
+        self._pinned = None
+        self._selection.setVisible(False)
+        if recording is None:
+            self._values = None
+            self._rebuild()
+            return
+        planes = recording.plane_shape()[0]
+        self._plane = min(self._plane, planes - 1)
+        self._compute_values()
+        self.zSlice.blockSignals(True)
+        self.zSlice.setRange(0, planes - 1)
+        self.zSlice.setValue(self._plane)
+        self.zSlice.blockSignals(False)
+        self._show_z_controls(recording.config.rank == 3)
+        self._rebuild()
+        self.fit()
+
+    def set_color_field(self, name: str) -> None:
+        if name not in COLOR_FIELDS:
+            raise KeyError(f"unknown colour field {name!r}")
+        self._field = name
+        if self.colorBy.currentText() != name:
+            self.colorBy.blockSignals(True)
+            self.colorBy.setCurrentText(name)
+            self.colorBy.blockSignals(False)
+        if self._recording is not None:
+            self._compute_values()
+            self._rebuild()
+
+    def set_plane(self, z: int) -> None:
+        planes = self.planes()
+        if planes and not 0 <= z < planes:
+            raise IndexError(f"z-plane {z} is outside 0..{planes - 1}")
+        changed = z != self._plane
+        self._plane = z
+        if self.zSlice.value() != z:
+            self.zSlice.blockSignals(True)
+            self.zSlice.setValue(z)
+            self.zSlice.blockSignals(False)
+        self._update_z_label()
+        if self._values is not None:
+            if self._tiled:
+                self._highlight_tile()
+            else:
+                self._rebuild()
+        if changed:
+            self._pinned = None
+            self._selection.setVisible(False)
+            self.planeChanged.emit(z)
+
+    def set_tiled(self, tiled: bool) -> None:
+        if self.tiledCheck.isChecked() != tiled:
+            self.tiledCheck.blockSignals(True)
+            self.tiledCheck.setChecked(tiled)
+            self.tiledCheck.blockSignals(False)
+        self._tiled = tiled
+        if self._values is not None:
+            self._rebuild()
+            self.fit()
+
+    def is_tiled(self) -> bool:
+        return self._tiled and self.planes() > 1
+
+    def _compute_values(self) -> None:
+        rec = self._recording
+        assert rec is not None
+        values = np.asarray(rec.color_values(self._field)).reshape(rec.plane_shape())
+        self._values = values
+        known = values[values >= 0]
+        lo = float(known.min()) if known.size else 0.0
+        hi = float(known.max()) if known.size else 1.0
+        self._levels = (lo, max(hi, lo + 1))
+        unknown = self._field in GPU_ONLY_FIELDS and not known.size
+        self.message.setText(
+            f"“{self._field}” is recorded only on a GPU; the simulator cannot know it, so every "
+            "thread holds -1 (grey)."
+            if unknown
+            else ""
+        )
+        self.message.setVisible(unknown)
+
+    # --- drawing ---------------------------------------------------------------------------
+    def _base_origin(self) -> tuple[float, float]:
+        rec = self._recording
+        assert rec is not None
+        ox, oy, _ = rec.window.origin
+        if rec.config.rank == 1:
+            return (0.0, float(ox // max(1, rec.config.block.x)))
+        return (float(ox), float(oy))
+
+    def _clear_tiles(self) -> None:
+        for tile in self._tiles:
+            for item in (tile.image, tile.text, tile.borders, tile.caption):
+                if item is not None:
+                    self.plot.removeItem(item)
+        self._tiles = []
+
+    def _rebuild(self) -> None:
+        self._clear_tiles()
+        rec, values = self._recording, self._values
+        self._placeholder.setVisible(values is None)
+        if rec is None or values is None:
+            self.colorBar.setVisible(False)
+            return
+        planes, rows, cols = values.shape
+        bx, by = self._base_origin()
+        if self.is_tiled():
+            shown = list(range(min(planes, MAX_TILES)))
+            across = math.ceil(math.sqrt(len(shown)))
+            gap_x, gap_y = max(1, math.ceil(cols * 0.12)), max(2, math.ceil(rows * 0.25))
+            offsets = [
+                (bx + (i % across) * (cols + gap_x), by + (i // across) * (rows + gap_y)) for i in shown
+            ]
+        else:
+            shown, offsets = [self._plane], [(bx, by)]
+        categorical = COLOR_FIELDS[self._field]
+        for plane, origin in zip(shown, offsets, strict=True):
+            self._tiles.append(self._make_tile(plane, origin, values[plane], categorical))
+        self.colorBar.setVisible(not categorical)
+        if not categorical:
+            self.colorBar.setLevels(self._levels)
+        self._set_axis_labels()
+        self._highlight_tile()
+        self._update_z_label()
+
+    def _make_tile(
+        self, plane: int, origin: tuple[float, float], values: np.ndarray, categorical: bool
+    ) -> _Tile:
+        rows, cols = values.shape
+        rgb = colorize(values, categorical, self._levels)
+        image = pg.ImageItem(rgb, axisOrder="row-major")
+        image.setRect(QRectF(origin[0] - 0.5, origin[1] - 0.5, cols, rows))
+        self.plot.addItem(image)
+        text = CellTextItem()
+        text.font.setPointSize(12)
+        text.set_data(values, light_text_mask(rgb), origin)
+        text.setZValue(10)
+        self.plot.addItem(text)
+        borders = pg.PlotCurveItem(connect="pairs", pen=pg.mkPen(self._palette.border, width=2))
+        borders.setZValue(20)
+        xs, ys = self._border_segments(origin, rows, cols)
+        borders.setData(xs, ys)
+        self.plot.addItem(borders, ignoreBounds=True)
+        caption = None
+        if self.is_tiled():
+            assert self._recording is not None
+            z = self._recording.window.origin[2] + plane
+            caption = pg.TextItem(f"z = {z}", color=self._palette.foreground, anchor=(0, 1))
+            caption.setPos(origin[0] - 0.5, origin[1] - 0.5)
+            self.plot.addItem(caption)
+        return _Tile(plane, origin, image, text, borders, caption)
+
+    def _border_segments(
+        self, origin: tuple[float, float], rows: int, cols: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Segments (pairs of points) along every block edge inside the tile."""
+        rec = self._recording
+        assert rec is not None
+        left, top = origin[0] - 0.5, origin[1] - 0.5
+        if rec.config.rank == 1:
+            step_x, step_y, first_x, first_y = cols, 1, 0, 0
+        else:
+            bx, by = rec.config.block.x, rec.config.block.y
+            wx, wy, _ = rec.window.origin
+            step_x, step_y = bx, by
+            first_x, first_y = (-wx) % bx, (-wy) % by
+        xs_v = np.arange(first_x, cols + 1, step_x, dtype=float)
+        ys_h = np.arange(first_y, rows + 1, step_y, dtype=float)
+        edges_x = np.unique(np.concatenate([[0.0, float(cols)], xs_v]))
+        edges_y = np.unique(np.concatenate([[0.0, float(rows)], ys_h]))
+        if len(edges_x) + len(edges_y) > MAX_BORDER_LINES:
+            edges_x = np.array([0.0, float(cols)])
+            edges_y = np.array([0.0, float(rows)])
+        vx = np.repeat(edges_x + left, 2)
+        vy = np.tile([top, top + rows], len(edges_x))
+        hx = np.tile([left, left + cols], len(edges_y))
+        hy = np.repeat(edges_y + top, 2)
+        return np.concatenate([vx, hx]), np.concatenate([vy, hy])
+
+    def _set_axis_labels(self) -> None:
+        rec = self._recording
+        if rec is None:
+            return
+        size = "20pt" if self._presentation else "12pt"
+        style = {"color": self._palette.foreground, "font-size": size}
+        if rec.config.rank == 1:
+            self.plot.setLabel("left", "blockIdx.x (one row per block)", **style)
+            self.plot.setLabel("bottom", "threadIdx.x", **style)
+        else:
+            self.plot.setLabel("left", "y = cuda.grid(2)[1]", **style)
+            self.plot.setLabel("bottom", "x = cuda.grid(2)[0]", **style)
+        self.plot.setTitle(self._title(), color=self._palette.foreground, size=size)
+
+    def _title(self) -> str:
+        rec = self._recording
+        assert rec is not None
+        title = f"{rec.config.launch_line('kernel', '')[:-2]} — coloured by {self._field}"
+        if rec.config.rank == 3 and not self.is_tiled():
+            title += f" — z = {rec.window.origin[2] + self._plane}"
+        return title
+
+    def _highlight_tile(self) -> None:
+        for tile in self._tiles:
+            if tile.caption is not None:
+                bold = tile.plane == self._plane
+                tile.caption.setColor(self._palette.selection if bold else self._palette.foreground)
+        if self._recording is not None:
+            self.plot.setTitle(
+                self._title(),
+                color=self._palette.foreground,
+                size="20pt" if self._presentation else "12pt",
+            )
+
+    def fit(self) -> None:
+        if self._tiles:
+            self.plot.vb.autoRange(padding=0.02)
+
+    # --- styling ---------------------------------------------------------------------------
+    def apply_style(self, palette: Palette, presentation: bool) -> None:
+        self._palette, self._presentation = palette, presentation
+        self.view.setBackground(palette.background)
+        font = QFont()
+        font.setPointSize(18 if presentation else 10)
+        for name in ("left", "bottom"):
+            axis = self.plot.getAxis(name)
+            axis.setPen(palette.foreground)
+            axis.setTextPen(palette.foreground)
+            axis.setStyle(tickFont=font)
+        bar_axis = self.colorBar.getAxis("right")
+        bar_axis.setTextPen(palette.foreground)
+        bar_axis.setStyle(tickFont=font)
+        self._placeholder.setColor(palette.foreground)
+        pen = QPen(QColor(palette.selection))
+        pen.setCosmetic(True)
+        pen.setWidth(4)
+        self._selection.setPen(pen)
+        if self._values is not None:
+            self._rebuild()
+
+    # --- cells, hover and click --------------------------------------------------------------
+    def cell_at(self, view_x: float, view_y: float) -> Cell | None:
+        """The cell under view coordinates (x, y), or None."""
+        if self._values is None:
+            return None
+        _, rows, cols = self._values.shape
+        for tile in self._tiles:
+            c = math.floor(view_x - tile.origin[0] + 0.5)
+            r = math.floor(view_y - tile.origin[1] + 0.5)
+            if 0 <= r < rows and 0 <= c < cols:
+                return Cell(tile.plane, r, c)
+        return None
+
+    def cell_view_pos(self, cell: Cell) -> QPoint:
+        """Where ``cell``'s centre is in ``self.view`` (widget pixels): for tests and scripts."""
+        for tile in self._tiles:
+            if tile.plane == cell.plane:
+                scene = self.plot.vb.mapViewToScene(
+                    QPointF(tile.origin[0] + cell.col, tile.origin[1] + cell.row)
+                )
+                return self.view.mapFromScene(scene)
+        raise ValueError(f"plane {cell.plane} is not shown")
+
+    def row_of(self, cell: Cell) -> int:
+        assert self._recording is not None
+        return self._recording.row_of(cell.plane, cell.row, cell.col)
+
+    def tooltip_for(self, cell: Cell) -> str:
+        rec = self._recording
+        assert rec is not None and self._values is not None
+        t = rec.thread_at(self.row_of(cell))
+        lines = [
+            f"<b>{self._field} = {int(self._values[cell.plane, cell.row, cell.col])}</b>",
+            f"threadIdx = {t['threadIdx']}",
+            f"blockIdx = {t['blockIdx']}",
+            f"cuda.grid(1) = {t['grid1']}",
+            f"cuda.grid(2) = {t['grid2']}",
+        ]
+        if rec.config.rank == 3:
+            lines.append(f"cuda.grid(3) = {t['grid3']}")
+        lines.append(f"warp {t['warp']}, lane {t['laneid']}")
+        if rec.has_hardware_fields:
+            lines.append(f"SM {t['smid']}")
+        lines.append("<i>click to pin it in the inspector</i>")
+        return "<br>".join(lines)
+
+    def hover(self, cell: Cell | None, global_pos: QPoint | None = None) -> str:
+        """Show the tooltip for ``cell`` (None hides it); returns its text."""
+        from PySide6.QtWidgets import QToolTip
+
+        if cell is None:
+            self.last_tooltip = ""
+            QToolTip.hideText()
+        else:
+            self.last_tooltip = self.tooltip_for(cell)
+            QToolTip.showText(global_pos or QCursor.pos(), self.last_tooltip, self.view)
+        self.cellHovered.emit(cell)
+        return self.last_tooltip
+
+    def pin(self, cell: Cell) -> None:
+        """Select ``cell``'s thread: outline it and tell the inspector."""
+        if cell.plane != self._plane:
+            self.set_plane(cell.plane)
+        self._pinned = cell
+        for tile in self._tiles:
+            if tile.plane == cell.plane:
+                x, y = tile.origin[0] + cell.col - 0.5, tile.origin[1] + cell.row - 0.5
+                self._selection.setRect(QRectF(x, y, 1, 1))
+                self._selection.setVisible(True)
+        self.threadPinned.emit(cell)
+
+    def pinned(self) -> Cell | None:
+        return self._pinned
+
+    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        if not self._tiles or not self.plot.sceneBoundingRect().contains(scene_pos):
+            return
+        point = self.plot.vb.mapSceneToView(scene_pos)
+        cell = self.cell_at(point.x(), point.y())
+        global_pos = self.view.mapToGlobal(self.view.mapFromScene(scene_pos))
+        self.hover(cell, global_pos)
+
+    def _on_mouse_clicked(self, event: Any) -> None:
+        if event.button() != Qt.MouseButton.LeftButton or not self._tiles:
+            return
+        point = self.plot.vb.mapSceneToView(event.scenePos())
+        cell = self.cell_at(point.x(), point.y())
+        if cell is not None:
+            self.pin(cell)
+
+    def _show_z_controls(self, visible: bool) -> None:
+        for w in (self.zLabel, self.zSlice, self.tiledCheck):
+            w.setVisible(visible)
+
+    def _update_z_label(self) -> None:
+        rec = self._recording
+        if rec is None or rec.config.rank != 3:
+            return
+        z = rec.window.origin[2] + self._plane
+        bz = rec.config.block.z
+        self.zLabel.setText(f"z = {z}  (blockIdx.z {z // bz}, threadIdx.z {z % bz})")
+
+    # --- export ----------------------------------------------------------------------------
+    def render_png(self, width: int = 1600) -> bytes:
+        """The map with its axes and colour bar as PNG bytes (pyqtgraph's ImageExporter)."""
+        from pyqtgraph.exporters import ImageExporter
+
+        exporter = ImageExporter(self.view.ci)
+        exporter.parameters()["width"] = int(width)
+        image = exporter.export(toBytes=True)
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not image.save(buffer, "PNG"):
+            raise OSError("Qt could not encode the map as PNG")
+        buffer.close()
+        return bytes(data.data())
+
+    def export_png(self, path: str | Path, width: int = 1600) -> Path:
+        """Write the map as a PNG, atomically (a failed export leaves no half-written file)."""
+        payload = self.render_png(width)
+        return atomic_write(path, lambda fh: fh.write(payload))

@@ -1,0 +1,216 @@
+"""The launch panel: grid and block spin boxes, presets, live totals and warnings, the Python code."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from simtviz.backends.base import SIM_MAX_THREADS_UNASKED, estimate_seconds, format_duration
+from simtviz.core.launch import WARP_SIZE, Dim3, LaunchConfig
+from simtviz.core.limits import DeviceLimits, validate
+from simtviz.resources import presets
+
+# CUDA's own maximum for any dimension; the spin boxes accept every value up to it, so an invalid
+# launch can be typed in and tried (the driver's error is part of the lesson).
+SPIN_MAX = 2_147_483_647
+CUSTOM = "Custom"
+
+
+def launch_code(config: LaunchConfig) -> str:
+    """The Python a student would write for this launch: the kernel and its launch line."""
+    rank = config.rank
+    if rank == 1:
+        body = [
+            "    # i = threadIdx.x + blockIdx.x * blockDim.x",
+            "    i = cuda.grid(1)",
+            "    out[i] = i",
+        ]
+    elif rank == 2:
+        body = [
+            "    # x = threadIdx.x + blockIdx.x * blockDim.x, y likewise",
+            "    x, y = cuda.grid(2)",
+            "    out[y, x] = y * out.shape[1] + x",
+        ]
+    else:
+        body = [
+            "    x, y, z = cuda.grid(3)",
+            "    out[z, y, x] = (z * out.shape[1] + y) * out.shape[2] + x",
+        ]
+    ex, ey, ez = config.extent
+    shape = {1: f"({ex},)", 2: f"({ey}, {ex})", 3: f"({ez}, {ey}, {ex})"}[rank]
+    grid, block = config.grid.python(rank), config.block.python(rank)
+    return "\n".join(
+        [
+            "from numba import cuda",
+            "import numpy as np",
+            "",
+            "@cuda.jit",
+            "def index_kernel(out):",
+            *body,
+            "",
+            f"out = cuda.device_array({shape}, dtype=np.int64)",
+            f"index_kernel[{grid}, {block}](out)",
+            f"# {config.blocks:,} blocks × {config.threads_per_block:,} threads = "
+            f"{config.total_threads:,} threads",
+        ]
+    )
+
+
+def totals_text(config: LaunchConfig) -> str:
+    tpb = config.threads_per_block
+    last = config.last_warp_size
+    partial = (
+        f" — the last warp has only {last} of {WARP_SIZE} threads"
+        if tpb and last != WARP_SIZE
+        else " (all full)"
+        if tpb
+        else ""
+    )
+    return (
+        f"Threads per block: <b>{tpb:,}</b><br>"
+        f"Blocks: <b>{config.blocks:,}</b><br>"
+        f"Threads: <b>{config.total_threads:,}</b><br>"
+        f"Warps per block: <b>{config.warps_per_block:,}</b>{partial}"
+    )
+
+
+class LaunchPanel(QWidget):
+    """Edits one ``LaunchConfig``; emits ``configChanged`` on every edit and ``runRequested``."""
+
+    configChanged = Signal(object)  # LaunchConfig
+    runRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("launchPanel")
+        self._limits = DeviceLimits()
+        self._backend_kind = "sim"
+        self._presets = presets()
+
+        layout = QVBoxLayout(self)
+
+        self.presetCombo = QComboBox(objectName="presetCombo")
+        self.presetCombo.addItem(CUSTOM)
+        for preset in self._presets:
+            self.presetCombo.addItem(preset["name"])
+        self.presetCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.presetCombo.setMinimumContentsLength(14)
+        self.presetNote = QLabel(objectName="presetNote", wordWrap=True)
+        layout.addWidget(QLabel("Preset"))
+        layout.addWidget(self.presetCombo)
+        layout.addWidget(self.presetNote)
+
+        dims = QGroupBox("kernel[grid, block]")
+        grid = QGridLayout(dims)
+        self.spins: dict[str, QSpinBox] = {}
+        for col, axis in enumerate("xyz", start=1):
+            grid.addWidget(QLabel(axis, alignment=Qt.AlignmentFlag.AlignCenter), 0, col)
+        for row, (what, title) in enumerate((("grid", "gridDim"), ("block", "blockDim")), start=1):
+            grid.addWidget(QLabel(title), row, 0)
+            for col, axis in enumerate("xyz", start=1):
+                spin = QSpinBox(objectName=f"{what}{axis.upper()}")
+                spin.setRange(0, SPIN_MAX)
+                spin.setValue(1)
+                spin.setAccelerated(True)
+                spin.setToolTip(f"{title}.{axis}: 0 … {SPIN_MAX:,}; invalid values can be tried")
+                spin.valueChanged.connect(self._on_edited)
+                grid.addWidget(spin, row, col)
+                self.spins[f"{what}{axis.upper()}"] = spin
+        layout.addWidget(dims)
+
+        self.runButton = QPushButton("Run", objectName="runButton")
+        self.runButton.setToolTip("Launch the instrumented kernel (Ctrl+R or F5)")
+        self.runButton.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.runButton.clicked.connect(self.runRequested)
+        layout.addWidget(self.runButton)
+
+        self.totals = QLabel(objectName="launchTotals", textFormat=Qt.TextFormat.RichText)
+        self.warnings = QLabel(objectName="launchWarnings", wordWrap=True, textFormat=Qt.TextFormat.RichText)
+        layout.addWidget(self.totals)
+        layout.addWidget(self.warnings)
+
+        layout.addWidget(QLabel("The launch in Python"))
+        self.code = QPlainTextEdit(objectName="launchCode", readOnly=True)
+        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.code.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        layout.addWidget(self.code, stretch=1)
+
+        self.presetCombo.currentIndexChanged.connect(self._on_preset)
+        self.set_config(LaunchConfig.of((4, 3, 1), (8, 4, 1)))
+
+    # --- model -------------------------------------------------------------------------------
+    def config(self) -> LaunchConfig:
+        s = self.spins
+        return LaunchConfig(
+            Dim3(s["gridX"].value(), s["gridY"].value(), s["gridZ"].value()),
+            Dim3(s["blockX"].value(), s["blockY"].value(), s["blockZ"].value()),
+        )
+
+    def set_config(self, config: LaunchConfig) -> None:
+        for what, dim in (("grid", config.grid), ("block", config.block)):
+            for axis, value in zip("XYZ", dim.as_tuple(), strict=True):
+                with QSignalBlocker(self.spins[f"{what}{axis}"]):
+                    self.spins[f"{what}{axis}"].setValue(min(value, SPIN_MAX))
+        self._refresh()
+        self._sync_preset()
+
+    def set_limits(self, limits: DeviceLimits, backend_kind: str) -> None:
+        self._limits = limits
+        self._backend_kind = backend_kind
+        self._refresh()
+
+    def select_preset(self, index: int) -> None:
+        """Select preset ``index`` (0-based, in presets.json order)."""
+        self.presetCombo.setCurrentIndex(index + 1)
+
+    # --- reactions ---------------------------------------------------------------------------
+    def _on_preset(self, combo_index: int) -> None:
+        if combo_index <= 0:
+            self.presetNote.setText("")
+            return
+        preset = self._presets[combo_index - 1]
+        self.set_config(LaunchConfig.of(tuple(preset["grid"]), tuple(preset["block"])))
+        self.configChanged.emit(self.config())
+
+    def _on_edited(self) -> None:
+        self._refresh()
+        self._sync_preset()
+        self.configChanged.emit(self.config())
+
+    def _sync_preset(self) -> None:
+        config = self.config()
+        index = 0
+        for i, preset in enumerate(self._presets, start=1):
+            if LaunchConfig.of(tuple(preset["grid"]), tuple(preset["block"])) == config:
+                index = i
+                break
+        with QSignalBlocker(self.presetCombo):
+            self.presetCombo.setCurrentIndex(index)
+        self.presetNote.setText(self._presets[index - 1].get("note", "") if index else "")
+
+    def _refresh(self) -> None:
+        config = self.config()
+        self.totals.setText(totals_text(config))
+        problems = validate(config, self._limits)
+        lines = [f"⚠ {p.message}" for p in problems]
+        if problems:
+            lines.append("Run stays enabled: press it to see the error the driver gives.")
+        elif self._backend_kind == "sim" and config.total_threads > SIM_MAX_THREADS_UNASKED:
+            eta = format_duration(estimate_seconds("sim", config.total_threads))
+            lines.append(f"⏱ about {eta} on the CPU simulator; you will be asked before it runs.")
+        self.warnings.setText("<br>".join(lines))
+        self.warnings.setVisible(bool(lines))
+        self.code.setPlainText(launch_code(config))

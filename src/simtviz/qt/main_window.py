@@ -1,0 +1,485 @@
+"""The main window: launch panel, index map and thread inspector, with menus and a status bar."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from simtviz.backends.base import Backend, estimate_seconds, format_duration
+from simtviz.core.errors import Cancelled, LaunchRejected, LaunchTooLarge
+from simtviz.core.files import ExportError
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.limits import DeviceLimits
+from simtviz.core.recording import Recording
+from simtviz.qt.index_map import Cell, IndexMap
+from simtviz.qt.launch_error_dialog import show_launch_error
+from simtviz.qt.launch_panel import LaunchPanel
+from simtviz.qt.progress_panel import ProgressPanel
+from simtviz.qt.settings import AppSettings, default_qsettings, load_settings, save_settings
+from simtviz.qt.theme import PALETTES, stylesheet, ui_font
+from simtviz.qt.thread_inspector import ThreadInspector
+from simtviz.qt.worker_bridge import WorkerBridge
+from simtviz.resources import ResourceNotFound, resource_path
+
+log = logging.getLogger(__name__)
+
+# Most threads the window records of one launch: a 2048 × 2048 map is more than a screen shows,
+# and its records (≈370 MB) still come to the host quickly. Larger launches run in full; only
+# a window of them records (see simtviz.core.window).
+GUI_BUDGET_THREADS = 1 << 22
+
+try:  # written by another part of the project; the window works without it
+    from simtviz.qt.vecadd_panel import VecaddPanel
+except ImportError:  # pragma: no cover - depends on what is installed
+    VecaddPanel = None  # type: ignore[assignment,misc]
+
+
+def _backend_factory(flag: str) -> Any:
+    def make() -> Backend:
+        from simtviz.backends import create_backend
+
+        backend = create_backend(flag, in_process=False)
+        warm_up = getattr(backend, "warm_up", None)
+        if warm_up is not None:
+            warm_up()  # start the simulator's child process now, not at the first Run
+        return backend
+
+    return make
+
+
+def record_job(config: LaunchConfig, force: bool) -> Any:
+    """Worker-thread work for one run: record, then bring the fields to the host (GPU records)."""
+
+    def work(backend: Backend, progress: Any) -> Recording:
+        window = backend.window_for(config, GUI_BUDGET_THREADS)
+        recording = backend.record(config, window, force=force, progress=progress)
+        if recording.xp is not np:
+            # CuPy arrays never reach the GUI thread: copy them to host memory here, on the worker.
+            recording = backend.to_host(recording)  # type: ignore[attr-defined]
+        return recording
+
+    return work
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self, backend: str = "sim", settings: QSettings | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("simtviz — CUDA thread indexing, recorded")
+        with contextlib.suppress(ResourceNotFound):
+            self.setWindowIcon(QIcon(str(resource_path("simtviz.svg"))))
+        self._qsettings = settings if settings is not None else default_qsettings()
+        self.settings, self.settings_warning = load_settings(self._qsettings)
+        if self.settings_warning:
+            log.warning("%s", self.settings_warning)
+        self.recording: Recording | None = None
+        self.last_error: BaseException | None = None
+        self.last_run_to_map_s: float | None = None
+        self._run_started = 0.0
+        self._closing = False
+        self._too_large_box: QMessageBox | None = None
+
+        self.bridge = WorkerBridge(_backend_factory(backend), self)
+        self.bridge.ready.connect(self._on_backend_ready)
+        self.bridge.backendFailed.connect(self._on_backend_failed)
+        self.bridge.busyChanged.connect(self._on_busy)
+
+        self._build_widgets()
+        self._build_status_bar()
+        self._build_menus()
+        self._apply_settings(self.settings)
+        self.resize(1500, 900)
+        if self.settings.geometry is not None:
+            self.restoreGeometry(self.settings.geometry)
+        if self.settings_warning:
+            self.statusBar().showMessage(f"Warning: {self.settings_warning}", 15000)
+
+    # --- construction -----------------------------------------------------------------------
+    def _build_widgets(self) -> None:
+        self.launchPanel = LaunchPanel()
+        self.launchPanel.runRequested.connect(lambda: self.run())
+        scroll = QScrollArea(objectName="launchScroll")
+        scroll.setWidget(self.launchPanel)
+        scroll.setWidgetResizable(True)
+        scroll.setMinimumWidth(380)
+
+        self.indexMap = IndexMap()
+        self.indexMap.threadPinned.connect(self._on_pinned)
+        self.indexMap.cellHovered.connect(self._on_hovered)
+        self.indexMap.planeChanged.connect(lambda _z: self.inspector.clear())
+        self.progressPanel = ProgressPanel()
+        self.progressPanel.cancelButton.clicked.connect(self.cancel)
+        centre = QWidget()
+        centre_layout = QVBoxLayout(centre)
+        centre_layout.setContentsMargins(0, 0, 0, 0)
+        centre_layout.addWidget(self.indexMap, stretch=1)
+        centre_layout.addWidget(self.progressPanel)
+
+        self.inspector = ThreadInspector()
+        self.inspector.setMinimumWidth(300)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mapSplitter")
+        splitter.addWidget(scroll)
+        splitter.addWidget(centre)
+        splitter.addWidget(self.inspector)
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
+        splitter.setStretchFactor(2, 0)
+        splitter.setSizes([430, 720, 380])
+
+        self.tabs = QTabWidget(objectName="mainTabs")
+        self.tabs.addTab(splitter, "Index map")
+        self.vecaddPanel: QWidget | None = None
+        if VecaddPanel is not None:
+            try:
+                self.vecaddPanel = VecaddPanel(self.bridge, self)
+                self.tabs.addTab(self.vecaddPanel, "Vector add")
+            except Exception:  # a broken panel must not take the index map down with it
+                log.exception("the vector-add panel failed to start")
+        self.setCentralWidget(self.tabs)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.backendLabel = QLabel("Starting the backend…", objectName="backendLabel")
+        self.lastRunLabel = QLabel("No run yet", objectName="lastRunLabel")
+        self.verificationLabel = QLabel("", objectName="verificationLabel")
+        bar.addPermanentWidget(self.lastRunLabel)
+        bar.addPermanentWidget(self.verificationLabel)
+        bar.addPermanentWidget(self.backendLabel)
+
+    def _action(
+        self, menu: Any, text: str, slot: Any, shortcuts: tuple[str | QKeySequence, ...] = (), **kw: Any
+    ) -> QAction:
+        action = QAction(text, self)
+        if shortcuts:
+            action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        if kw.get("checkable"):
+            action.setCheckable(True)
+            action.toggled.connect(slot)
+        else:
+            action.triggered.connect(slot)
+        action.setObjectName(kw.get("name", ""))
+        menu.addAction(action)
+        self.addAction(action)  # shortcuts work in full screen too, where the menu bar may be hidden
+        return action
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.runAction = self._action(
+            file_menu, "&Run", lambda: self.run(), ("Ctrl+R", "F5"), name="runAction"
+        )
+        self.cancelAction = self._action(file_menu, "&Cancel run", self.cancel, ("Esc",), name="cancelAction")
+        file_menu.addSeparator()
+        self._action(file_menu, "Export map as &PNG…", lambda: self.export_map_png(), ("Ctrl+E",))
+        self._action(
+            file_menu, "Export records as &NPZ…", lambda: self.export_records(fmt="npz"), ("Ctrl+Shift+E",)
+        )
+        self._action(file_menu, "Export records as &CSV…", lambda: self.export_records(fmt="csv"))
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, (QKeySequence.StandardKey.Quit,))
+
+        view = self.menuBar().addMenu("&View")
+        group = QActionGroup(self)
+        self.themeActions: dict[str, QAction] = {}
+        for name in ("light", "dark"):
+            action = QAction(f"{name.title()} theme", self, checkable=True)
+            action.triggered.connect(lambda _checked=False, n=name: self.set_theme(n))
+            group.addAction(action)
+            view.addAction(action)
+            self.themeActions[name] = action
+        view.addSeparator()
+        self.presentationAction = self._action(
+            view, "&Presentation mode", self.set_presentation, ("Ctrl+Shift+P",), checkable=True
+        )
+        self._action(view, "&Full screen", self.toggle_full_screen, ("F11",))
+        view.addSeparator()
+        self._action(view, "Fit &map", self.indexMap.fit, ("Ctrl+0",))
+        self.tiledAction = self._action(
+            view, "All &z-planes (tiled)", self.indexMap.set_tiled, ("Ctrl+T",), checkable=True
+        )
+        self.indexMap.tiledCheck.toggled.connect(self.tiledAction.setChecked)
+
+        help_menu = self.menuBar().addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, ("F1",))
+        self._action(help_menu, "&About simtviz", self.show_about)
+
+    def _apply_settings(self, s: AppSettings) -> None:
+        self.launchPanel.set_config(s.config)
+        self.indexMap.set_color_field(s.color)
+        self.indexMap.set_tiled(s.tiled)
+        self.set_theme(s.theme)
+        self.presentationAction.setChecked(s.presentation)
+        self.set_presentation(s.presentation)
+
+    def _current_settings(self) -> AppSettings:
+        config = self.launchPanel.config()
+        s = self.settings
+        s.grid, s.block = config.grid, config.block
+        s.color = self.indexMap.color_field()
+        s.tiled = self.indexMap.tiledCheck.isChecked()
+        s.geometry = self.saveGeometry()
+        return s
+
+    # --- backend ----------------------------------------------------------------------------
+    def _on_backend_ready(self, backend: Backend) -> None:
+        info = backend.info()
+        self.backendLabel.setText(info.label)
+        self.launchPanel.set_limits(info.limits, info.kind)
+
+    def _on_backend_failed(self, exc: BaseException, tb: str) -> None:
+        self.backendLabel.setText(f"No backend: {exc}")
+        self.last_error = exc
+        box = QMessageBox(QMessageBox.Icon.Critical, "Backend unavailable", str(exc), parent=self)
+        box.setObjectName("backendErrorDialog")
+        box.setInformativeText("Start simtviz with --backend sim to use the CUDA simulator on the CPU.")
+        box.setDetailedText(tb)
+        box.open()
+
+    def limits(self) -> DeviceLimits:
+        backend = self.bridge.backend
+        return backend.info().limits if backend is not None else DeviceLimits()
+
+    # --- running ------------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self.bridge.busy
+
+    def _on_busy(self, busy: bool) -> None:
+        self.launchPanel.runButton.setEnabled(not busy)
+        self.runAction.setEnabled(not busy)
+        if not busy:
+            self.progressPanel.finish()
+
+    def run(self, force: bool = False) -> None:
+        """Launch the configuration in the launch panel (asynchronously; the map updates when done)."""
+        if self.bridge.busy or self._closing:
+            return
+        config = self.launchPanel.config()
+        self.last_error = None
+        self._run_started = time.perf_counter()
+        backend = self.bridge.backend
+        kind = backend.kind if backend is not None else "sim"
+        threads = min(config.total_threads, GUI_BUDGET_THREADS)
+        where = "the CPU simulator" if kind == "sim" else "the GPU"
+        self.progressPanel.start(
+            f"Running {config.total_threads:,} threads on {where}", estimate_seconds(kind, threads)
+        )
+        self.statusBar().showMessage(f"Running {config.launch_line()} …")
+        self.bridge.submit(
+            "record",
+            record_job(config, force),
+            on_result=self._on_recorded,
+            on_error=self._on_run_error,
+            on_progress=self.progressPanel.set_fraction,
+        )
+
+    def cancel(self) -> None:
+        if self.bridge.busy:
+            self.statusBar().showMessage("Cancelling…")
+            self.bridge.cancel()
+
+    def _on_recorded(self, recording: Recording) -> None:
+        self.progressPanel.finish()
+        self.recording = recording
+        self.indexMap.set_recording(recording)
+        self.inspector.clear()
+        self.last_run_to_map_s = time.perf_counter() - self._run_started
+        wall = recording.timings_ms.get("wall_ms")
+        kernel = recording.timings_ms.get("kernel_ms")
+        parts = [f"Last run: {recording.config.launch_line('kernel', '')[:-2]}"]
+        if kernel is not None:
+            parts.append(f"kernel {kernel:.3f} ms")
+        if wall is not None:
+            parts.append(f"launch {format_duration(wall / 1000)}")
+        parts.append(f"Run → map {format_duration(self.last_run_to_map_s)}")
+        self.lastRunLabel.setText(", ".join(parts))
+        verification = recording.verification
+        summary = verification.summary() if verification else "not verified"
+        self.verificationLabel.setText(summary)
+        self.verificationLabel.setStyleSheet("" if verification and verification.ok else "color: #d32f2f;")
+        self.statusBar().showMessage(recording.window.describe(recording.config), 8000)
+
+    def _on_run_error(self, exc: BaseException, tb: str) -> None:
+        self.progressPanel.finish()
+        self.last_error = exc
+        if self._closing:
+            return
+        if isinstance(exc, LaunchRejected):
+            self.statusBar().showMessage(f"Launch rejected: {exc.explanation}")
+            show_launch_error(self, exc)
+        elif isinstance(exc, LaunchTooLarge):
+            self._ask_to_force(exc)
+        elif isinstance(exc, Cancelled):
+            self.statusBar().showMessage("Run cancelled; the previous map is still shown.", 8000)
+        else:
+            box = QMessageBox(
+                QMessageBox.Icon.Warning, "The run failed", str(exc).split("\n")[0], parent=self
+            )
+            box.setObjectName("runErrorDialog")
+            box.setDetailedText(f"{exc}\n\n{tb}")
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()
+
+    def _ask_to_force(self, exc: LaunchTooLarge) -> None:
+        box = QMessageBox(
+            QMessageBox.Icon.Question, "A long run", str(exc).replace("use --force", "run"), parent=self
+        )
+        box.setObjectName("launchTooLargeDialog")
+        eta = format_duration(exc.estimate_s) if exc.estimate_s is not None else "a long time"
+        box.setInformativeText(
+            f"Run it anyway? It should take about {eta}; Cancel (Esc) stops it at any time."
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(result: int) -> None:
+            self._too_large_box = None
+            if result == QMessageBox.StandardButton.Yes:
+                QTimer.singleShot(0, lambda: self.run(force=True))
+
+        box.finished.connect(answered)
+        self._too_large_box = box
+        box.open()
+
+    # --- inspector ------------------------------------------------------------------------------
+    def _on_pinned(self, cell: Cell) -> None:
+        if self.recording is None:
+            return
+        row = self.indexMap.row_of(cell)
+        where = f"Map row {cell.row}, column {cell.col}"
+        if self.recording.config.rank == 3:
+            where += f", z-plane {self.recording.window.origin[2] + cell.plane}"
+        self.inspector.show_thread(self.recording, row, where)
+
+    def _on_hovered(self, cell: Cell | None) -> None:
+        if cell is not None and self.recording is not None:
+            t = self.recording.thread_at(self.indexMap.row_of(cell))
+            self.statusBar().showMessage(f"threadIdx {t['threadIdx']}, blockIdx {t['blockIdx']}", 3000)
+
+    # --- view -----------------------------------------------------------------------------------
+    def set_theme(self, name: str) -> None:
+        self.settings.theme = name
+        self.setStyleSheet(stylesheet(name))
+        self.themeActions[name].setChecked(True)
+        self.indexMap.apply_style(PALETTES[name], self.settings.presentation)
+
+    def set_presentation(self, on: bool) -> None:
+        self.settings.presentation = bool(on)
+        self.setFont(ui_font(bool(on)))
+        self.indexMap.apply_style(PALETTES[self.settings.theme], bool(on))
+
+    def toggle_full_screen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+
+    def show_shortcuts(self) -> None:
+        text = (
+            "Ctrl+R / F5  Run\nEsc  Cancel the run\nCtrl+E  Export the map as PNG\n"
+            "Ctrl+Shift+E  Export the records as NPZ\nCtrl+Shift+P  Presentation mode\nF11  Full screen\n"
+            "Ctrl+0  Fit the map\nCtrl+T  All z-planes (3-D)\nCtrl+Q  Quit"
+        )
+        box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts", text, parent=self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def show_about(self) -> None:
+        from simtviz import __version__
+
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
+            "About simtviz",
+            f"simtviz {__version__}: launch an instrumented CUDA kernel and see what every thread recorded.",
+            parent=self,
+        )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # --- export ---------------------------------------------------------------------------------
+    def _ask_path(self, title: str, suffix: str, filters: str) -> Path | None:
+        start = Path(self.settings.export_dir or Path.home()) / f"simtviz-map.{suffix}"
+        name, _ = QFileDialog.getSaveFileName(self, title, str(start), filters)
+        if not name:
+            return None
+        path = Path(name)
+        if not path.suffix:
+            path = path.with_suffix(f".{suffix}")
+        self.settings.export_dir = str(path.parent)
+        return path
+
+    def export_map_png(self, path: str | Path | None = None) -> Path | None:
+        """File → Export map as PNG; with ``path`` no dialog is shown (tests, scripts)."""
+        if self.recording is None:
+            self.statusBar().showMessage("Nothing to export yet: press Run first.", 5000)
+            return None
+        target = Path(path) if path is not None else self._ask_path("Export map", "png", "PNG image (*.png)")
+        if target is None:
+            return None
+        return self._export(lambda: self.indexMap.export_png(target), target)
+
+    def export_records(self, path: str | Path | None = None, fmt: str | None = None) -> Path | None:
+        """File → Export records as NPZ (the ``simtviz record`` format) or CSV."""
+        if self.recording is None:
+            self.statusBar().showMessage("Nothing to export yet: press Run first.", 5000)
+            return None
+        fmt = fmt or (Path(path).suffix.lstrip(".").lower() if path is not None else "npz")
+        if path is None:
+            filters = "NumPy records (*.npz)" if fmt == "npz" else "CSV table (*.csv)"
+            chosen = self._ask_path("Export records", fmt, filters)
+            if chosen is None:
+                return None
+            path = chosen
+        target = Path(path)
+        rec = self.recording
+        save = rec.save_csv if fmt == "csv" else rec.save_npz
+        return self._export(lambda: save(target), target)
+
+    def _export(self, write: Any, target: Path) -> Path | None:
+        try:
+            written = write()
+        except (ExportError, OSError) as exc:
+            self.last_error = exc
+            box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", str(exc), parent=self)
+            box.setObjectName("exportErrorDialog")
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()
+            return None
+        self.statusBar().showMessage(f"Saved {written}", 8000)
+        return written
+
+    # --- closing --------------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._closing = True
+        try:
+            save_settings(self._qsettings, self._current_settings())
+        except Exception:  # never keep a window open because its settings could not be written
+            log.exception("could not save the settings")
+        self.bridge.shutdown(1.5)
+        super().closeEvent(event)
+
+
+def create_main_window(backend: str = "sim", settings: QSettings | None = None) -> MainWindow:
+    """The main window, not shown yet. A QApplication must exist (CONTRACT.md)."""
+    return MainWindow(backend, settings)

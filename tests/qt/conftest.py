@@ -1,0 +1,73 @@
+"""Fixtures for the desktop app: offscreen Qt, the simulator, settings in a temporary folder."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("SIMTVIZ_BACKEND", "sim")
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from simtviz.core.launch import LaunchConfig
+
+RUN_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Never read or write the user's real settings file from a test."""
+    folder = tmp_path_factory.mktemp("qsettings")
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+
+
+@pytest.fixture
+def settings_file(tmp_path) -> QSettings:
+    return QSettings(str(tmp_path / "simtviz.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings_file) -> Iterator:
+    from simtviz.gui import create_main_window
+
+    w = create_main_window(backend="sim", settings=settings_file)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: w.bridge.backend is not None, timeout=RUN_TIMEOUT_MS)
+    yield w
+    w.close()
+
+
+def set_launch(w, grid: tuple[int, int, int], block: tuple[int, int, int]) -> None:
+    from PySide6.QtWidgets import QSpinBox
+
+    for what, dims in (("grid", grid), ("block", block)):
+        for axis, value in zip("XYZ", dims, strict=True):
+            w.findChild(QSpinBox, f"{what}{axis}").setValue(value)
+
+
+def run_and_wait(qtbot, w, grid: tuple[int, int, int], block: tuple[int, int, int]):
+    """Set the launch, press Run and wait until the map shows that launch."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPushButton
+
+    set_launch(w, grid, block)
+    expected = LaunchConfig.of(grid, block)
+    button = w.findChild(QPushButton, "runButton")
+    qtbot.waitUntil(button.isEnabled, timeout=RUN_TIMEOUT_MS)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: w.recording is not None and w.recording.config == expected and not w.busy,
+        timeout=RUN_TIMEOUT_MS,
+    )
+    return w.recording
+
+
+@pytest.fixture
+def run_launch(qtbot, window):
+    """``run_launch(grid, block)``: set the launch in ``window``, press Run, wait for the map."""
+    return lambda grid, block: run_and_wait(qtbot, window, grid, block)

@@ -1,0 +1,113 @@
+"""The index map against the oracle: what the window draws is what the threads recorded."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider, QWidget
+
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.oracle import expected_field
+from simtviz.core.window import Window
+from simtviz.qt.index_map import Cell
+
+
+def _oracle_linear(config: LaunchConfig) -> np.ndarray:
+    """Global linear index of every thread, laid out as CONTRACT.md's map: (planes, rows, cols)."""
+    window = Window.full(config)
+    g = expected_field("grid3", config, window)
+    ex, ey, ez = config.extent
+    linear = g[:, 0] + g[:, 1] * ex + g[:, 2] * ex * ey
+    return linear.reshape(ez, ey, ex)
+
+
+def test_2d_run_draws_oracle_map_and_color_by_changes_it(qtbot, window, run_launch) -> None:
+    recording = run_launch((4, 3, 1), (8, 4, 1))
+    index_map = window.findChild(QWidget, "indexMap")
+    combo = window.findChild(QComboBox, "colorBy")
+    combo.setCurrentText("global linear index")
+    image = index_map.current_image()
+    assert image.shape == (12, 32)
+    np.testing.assert_array_equal(image, _oracle_linear(recording.config)[0])
+    assert window.verificationLabel.text() == "384 of 384 threads match"
+
+    combo.setCurrentText("blockIdx.x")
+    block_x = index_map.current_image()
+    assert not np.array_equal(block_x, image)
+    np.testing.assert_array_equal(block_x, np.repeat(np.arange(4), 8)[None, :].repeat(12, axis=0))
+    combo.setCurrentText("threadIdx.y")
+    np.testing.assert_array_equal(index_map.current_image()[:, 0], np.arange(12) % 4)
+    for name in ("warp", "lane", "blockIdx.y", "threadIdx.x", "block linear id", "SM"):
+        combo.setCurrentText(name)
+        assert index_map.current_image().shape == (12, 32)
+
+
+def test_1d_run_is_one_row_per_block(qtbot, window, run_launch) -> None:
+    run_launch((3, 1, 1), (40, 1, 1))
+    index_map = window.findChild(QWidget, "indexMap")
+    window.findChild(QComboBox, "colorBy").setCurrentText("global linear index")
+    np.testing.assert_array_equal(index_map.current_image(), np.arange(120).reshape(3, 40))
+    window.findChild(QComboBox, "colorBy").setCurrentText("warp")
+    np.testing.assert_array_equal(index_map.current_image()[0], np.arange(40) // 32)
+
+
+def test_3d_slice_control_selects_each_plane(qtbot, window, run_launch) -> None:
+    recording = run_launch((2, 2, 2), (4, 4, 2))
+    index_map = window.findChild(QWidget, "indexMap")
+    window.findChild(QComboBox, "colorBy").setCurrentText("global linear index")
+    slider = window.findChild(QSlider, "zSlice")
+    assert slider.isVisible()
+    assert slider.maximum() == 3
+    oracle = _oracle_linear(recording.config)
+    for z in range(4):
+        slider.setValue(z)
+        assert index_map.plane() == z
+        np.testing.assert_array_equal(index_map.current_image(), oracle[z])
+    window.findChild(QComboBox, "colorBy").setCurrentText("threadIdx.z")
+    for z in range(4):
+        slider.setValue(z)
+        assert (index_map.current_image() == z % 2).all()
+
+    # Tiled: every plane drawn; the slider still picks the plane current_image() returns.
+    window.findChild(QCheckBox, "tiledCheck").setChecked(True)
+    assert len(index_map._tiles) == 4
+    slider.setValue(2)
+    assert (index_map.current_image() == 0).all()
+    # Clicking a cell of another tile selects that plane.
+    qtbot.mouseClick(
+        index_map.view.viewport(), Qt.MouseButton.LeftButton, pos=index_map.cell_view_pos(Cell(3, 1, 2))
+    )
+    assert index_map.plane() == 3
+    assert index_map.pinned() == Cell(3, 1, 2)
+
+
+def test_hover_and_click_show_thread_in_inspector(qtbot, window, run_launch) -> None:
+    recording = run_launch((4, 3, 1), (8, 4, 1))
+    index_map = window.findChild(QWidget, "indexMap")
+    inspector = window.findChild(QWidget, "threadInspector")
+    # Row 1, column 19: threadIdx (3, 1, 0), blockIdx (2, 0, 0).
+    pos = index_map.cell_view_pos(Cell(0, 1, 19))
+    qtbot.mouseMove(index_map.view.viewport(), pos)
+    qtbot.waitUntil(lambda: "threadIdx = (3, 1, 0)" in index_map.last_tooltip)
+    assert "blockIdx = (2, 0, 0)" in index_map.last_tooltip
+
+    qtbot.mouseClick(index_map.view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: inspector.row == recording.row_of(0, 1, 19))
+    text = inspector.text()
+    assert "(3, 1, 0)" in text and "(2, 0, 0)" in text
+    assert "x = threadIdx.x + blockIdx.x * blockDim.x" in text
+    assert "= 3 + 2 × 8 = 19" in text
+    assert "y = threadIdx.y + blockIdx.y * blockDim.y" in text
+    assert "= 1 + 0 × 4 = 1" in text
+    assert "✗" not in text
+
+
+def test_1d_inspector_formula_reads_like_the_chapter(qtbot, window, run_launch) -> None:
+    from simtviz.qt.thread_inspector import formula_lines
+
+    recording = run_launch((4, 1, 1), (8, 1, 1))
+    row = recording.row_of(0, 2, 3)
+    lines = formula_lines(recording.config, recording.thread_at(row))
+    assert lines[0].startswith("idx = threadIdx.x + blockIdx.x * blockDim.x = 3 + 2 × 8 = 19")
+    window.findChild(QWidget, "indexMap").pin(Cell(0, 2, 3))
+    assert "= 3 + 2 × 8 = 19" in window.findChild(QWidget, "threadInspector").text()

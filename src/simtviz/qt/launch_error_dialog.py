@@ -20,8 +20,7 @@ def launch_error_dialog(parent: QWidget | None, error: LaunchRejected) -> QMessa
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     lines = [f"<b>{v.message}</b>" for v in error.violations] or [error.explanation]
     box.setInformativeText(
-        "<br>".join(lines)
-        + f"<br><br>Raised by {error.source} as <code>{error.exception_type}</code>. "
+        "<br>".join(lines) + f"<br><br>Raised by {error.source} as <code>{error.exception_type}</code>. "
         "Nothing ran; the previous map is still shown."
     )
     details = f"Launch: {error.launch_line}\n\n{error.explanation}"

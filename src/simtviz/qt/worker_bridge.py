@@ -74,9 +74,7 @@ class WorkerBridge(QObject):
 
         def progress(job: Job, fraction: float) -> None:
             if on_progress:
-                self._deliver.emit(
-                    lambda: self._latest.get(job.kind) == job.id and on_progress(fraction), ()
-                )
+                self._deliver.emit(lambda: self._latest.get(job.kind) == job.id and on_progress(fraction), ())
 
         job = self._worker.submit(kind, work, result, error, progress)
         self._latest[kind] = job.id

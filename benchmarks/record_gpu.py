@@ -24,7 +24,9 @@ def main() -> None:
         "2^24 1-D (65536 × 256)": LaunchConfig.of(65536, 256),
     }
     backend.record(LaunchConfig.of(1, 32))  # JIT compile
-    print(f"{'launch':34} {'kernel ms':>10} {'record ms':>10} {'verify ms':>10} {'image ms':>9} {'total ms':>9}")
+    print(
+        f"{'launch':34} {'kernel ms':>10} {'record ms':>10} {'verify ms':>10} {'image ms':>9} {'total ms':>9}"
+    )
     for name, config in cases.items():
         rows = []
         for _ in range(8):

@@ -17,7 +17,9 @@ from simtviz.core.limits import DRIVER_INVALID_VALUE
 from simtviz.core.recording import load_npz
 
 
-def test_record_saves_every_thread_with_the_contracts_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_saves_every_thread_with_the_contracts_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "r.npz"
     assert run(["record", "--grid", "4,3", "--block", "8,4", "--out", str(out), "--backend", "sim"]) == 0
     assert "384 of 384 threads match" in capsys.readouterr().out
@@ -49,7 +51,9 @@ def test_2048_threads_per_block_exits_3_with_the_drivers_text_fast(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     start = time.perf_counter()
-    code = run(["record", "--grid", "2048", "--block", "2048", "--out", str(tmp_path / "x.npz"), "--backend", "sim"])
+    code = run(
+        ["record", "--grid", "2048", "--block", "2048", "--out", str(tmp_path / "x.npz"), "--backend", "sim"]
+    )
     assert time.perf_counter() - start < 0.5
     assert code == 3
     err = capsys.readouterr().err.splitlines()
@@ -72,8 +76,15 @@ def test_2048_threads_per_block_exits_3_with_the_drivers_text_fast(
         ("1024", "1024", 4),
     ],
 )
-def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str], grid: str, block: str, code: int) -> None:
-    assert run(["record", "--grid", grid, "--block", block, "--out", str(tmp_path / "x.npz"), "--backend", "sim"]) == code
+def test_exit_codes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], grid: str, block: str, code: int
+) -> None:
+    assert (
+        run(
+            ["record", "--grid", grid, "--block", block, "--out", str(tmp_path / "x.npz"), "--backend", "sim"]
+        )
+        == code
+    )
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) in (1, 2)
@@ -98,7 +109,18 @@ def test_python_dash_m_in_a_fresh_process(tmp_path: Path) -> None:
     env = {**os.environ, "SIMTVIZ_BACKEND": "sim"}
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "simtviz", "record", "--grid", "2048", "--block", "2048", "--out", str(tmp_path / "x.npz")],
+        [
+            sys.executable,
+            "-m",
+            "simtviz",
+            "record",
+            "--grid",
+            "2048",
+            "--block",
+            "2048",
+            "--out",
+            str(tmp_path / "x.npz"),
+        ],
         capture_output=True,
         text=True,
         env=env,

@@ -57,7 +57,9 @@ def test_partial_last_warp_and_rank() -> None:
 def test_launch_line_reads_like_the_chapter() -> None:
     assert LaunchConfig.of(4096, 256).launch_line("vecadd", "A, B, C") == "vecadd[4096, 256](A, B, C)"
     assert LaunchConfig.of((4, 3), (8, 4)).launch_line() == "record_threads[(4, 3), (8, 4)](...)"
-    assert LaunchConfig.of((2, 2, 2), (4, 4, 4)).launch_line().startswith("record_threads[(2, 2, 2), (4, 4, 4)]")
+    assert (
+        LaunchConfig.of((2, 2, 2), (4, 4, 4)).launch_line().startswith("record_threads[(2, 2, 2), (4, 4, 4)]")
+    )
 
 
 @given(st.tuples(*[st.integers(0, 2**40)] * 3))

@@ -25,7 +25,10 @@ def test_each_limit_one_at_a_time() -> None:
     for limit, config in cases.items():
         assert [p.limit for p in validate(config)] == [limit], limit
     # blockDim.y beyond 1024 always breaks threads per block too: both are named.
-    assert [p.limit for p in validate(LaunchConfig.of(1, (1, 1025, 1)))] == ["threads per block", "blockDim.y"]
+    assert [p.limit for p in validate(LaunchConfig.of(1, (1, 1025, 1)))] == [
+        "threads per block",
+        "blockDim.y",
+    ]
 
 
 def test_zero_sized_dimensions() -> None:

@@ -16,7 +16,18 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.slow
 def test_wheel_ships_resources(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -34,9 +45,9 @@ def test_wheel_ships_resources(tmp_path: Path) -> None:
     for resource in ("simtviz.svg", "simtviz.desktop", "presets.json"):
         assert f"simtviz/resources/{resource}" in names, sorted(names)
     assert "simtviz/kernels/record.py" in names
-    entry_points = zipfile.ZipFile(wheel).read(
-        next(n for n in names if n.endswith("entry_points.txt"))
-    ).decode()
+    entry_points = (
+        zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    )
     assert "[gui_scripts]" in entry_points and "simtviz = simtviz.cli:main" in entry_points
 
 

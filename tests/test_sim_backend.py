@@ -17,6 +17,7 @@ from simtviz.core.limits import DRIVER_INVALID_VALUE
 from simtviz.core.oracle import CHECKED_FIELDS, expected_field
 from simtviz.core.window import Window
 
+
 @pytest.fixture(scope="module")
 def sim() -> SimBackend:
     return SimBackend()
@@ -41,7 +42,9 @@ def test_simulator_records_equal_the_oracle(sim: SimBackend, config: LaunchConfi
     window = Window.full(config)
     assert recording.verification is not None and recording.verification.ok, recording.verification
     for name in CHECKED_FIELDS:
-        np.testing.assert_array_equal(recording.fields[name], expected_field(name, config, window), err_msg=name)
+        np.testing.assert_array_equal(
+            recording.fields[name], expected_field(name, config, window), err_msg=name
+        )
     # Every (blockIdx, threadIdx) pair appears exactly once.
     pairs = np.concatenate([recording.fields["blockIdx"], recording.fields["threadIdx"]], axis=1)
     assert len(np.unique(pairs, axis=0)) == config.total_threads

@@ -26,7 +26,14 @@ def gpu():
 
 @pytest.mark.parametrize(
     ("grid", "block"),
-    [(4096, 256), (65537, 256), ((4, 3), (8, 4)), ((64, 64), (16, 16)), ((2, 3, 4), (8, 4, 2)), ((16, 16, 16), (8, 8, 8))],
+    [
+        (4096, 256),
+        (65537, 256),
+        ((4, 3), (8, 4)),
+        ((64, 64), (16, 16)),
+        ((2, 3, 4), (8, 4, 2)),
+        ((16, 16, 16), (8, 8, 8)),
+    ],
 )
 def test_records_match_the_oracle(gpu, grid, block) -> None:
     config = LaunchConfig.of(grid, block)
@@ -82,7 +89,9 @@ def test_start_times_are_sensible(gpu) -> None:
 def test_invalid_launches_exit_3_with_the_drivers_text(tmp_path: Path, capsys, grid, block, limit) -> None:
     from simtviz.cli import run
 
-    code = run(["record", "--grid", grid, "--block", block, "--out", str(tmp_path / "x.npz"), "--backend", "gpu"])
+    code = run(
+        ["record", "--grid", grid, "--block", block, "--out", str(tmp_path / "x.npz"), "--backend", "gpu"]
+    )
     err = capsys.readouterr().err.splitlines()
     assert code == 3
     assert err[0] == DRIVER_INVALID_VALUE
@@ -92,7 +101,9 @@ def test_invalid_launches_exit_3_with_the_drivers_text(tmp_path: Path, capsys, g
 def test_zero_blocks_exit_3_with_numbas_text(tmp_path: Path, capsys) -> None:
     from simtviz.cli import run
 
-    code = run(["record", "--grid", "0", "--block", "32", "--out", str(tmp_path / "x.npz"), "--backend", "gpu"])
+    code = run(
+        ["record", "--grid", "0", "--block", "32", "--out", str(tmp_path / "x.npz"), "--backend", "gpu"]
+    )
     err = capsys.readouterr().err
     assert code == 3
     assert "LaunchConfig.grid values must be >= 1" in err

@@ -25,7 +25,8 @@ from simtviz.core.window import Window
 def launch_error_types() -> tuple[type[BaseException], ...]:
     """The exceptions a rejected launch raises: cuda.core's CUDAError (numba-cuda >= 0.23),
     numba's CudaAPIError before that, and the ValueError numba raises for 0-sized dimensions."""
-    types: list[type[BaseException]] = [ValueError]
+    # OverflowError: a dimension too large for the driver's unsigned int never reaches the driver.
+    types: list[type[BaseException]] = [ValueError, OverflowError]
     try:
         from numba.cuda.cudadrv.driver import CudaAPIError
 

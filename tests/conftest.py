@@ -10,7 +10,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("SIMTVIZ_BACKEND", "sim")
 
-from simtviz.backends.selection import activate, resolve_backend  # noqa: E402
+from simtviz.backends.selection import activate, resolve_backend
 
 BACKEND = resolve_backend()
 activate(BACKEND)

@@ -73,7 +73,7 @@ def test_launch_model_handles_any_size(
         window = choose_window(config, budget)
         assert 1 <= window.threads <= max(budget, config.block.x if config.rank == 1 else 1)
         assert all(
-            0 <= o and o + s <= e for o, s, e in zip(window.origin, window.size, config.extent, strict=True)
+            o >= 0 and o + s <= e for o, s, e in zip(window.origin, window.size, config.extent, strict=True)
         )
 
 

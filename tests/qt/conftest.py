@@ -11,10 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QSettings
+from qt_helpers import RUN_TIMEOUT_MS, press_run, set_launch
 
 from simtviz.core.launch import LaunchConfig
-
-RUN_TIMEOUT_MS = 30_000
 
 
 @pytest.fixture(autouse=True)
@@ -42,24 +41,11 @@ def window(qtbot, settings_file) -> Iterator:
     w.close()
 
 
-def set_launch(w, grid: tuple[int, int, int], block: tuple[int, int, int]) -> None:
-    from PySide6.QtWidgets import QSpinBox
-
-    for what, dims in (("grid", grid), ("block", block)):
-        for axis, value in zip("XYZ", dims, strict=True):
-            w.findChild(QSpinBox, f"{what}{axis}").setValue(value)
-
-
 def run_and_wait(qtbot, w, grid: tuple[int, int, int], block: tuple[int, int, int]):
     """Set the launch, press Run and wait until the map shows that launch."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QPushButton
-
     set_launch(w, grid, block)
     expected = LaunchConfig.of(grid, block)
-    button = w.findChild(QPushButton, "runButton")
-    qtbot.waitUntil(button.isEnabled, timeout=RUN_TIMEOUT_MS)
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    press_run(qtbot, w)
     qtbot.waitUntil(
         lambda: w.recording is not None and w.recording.config == expected and not w.busy,
         timeout=RUN_TIMEOUT_MS,

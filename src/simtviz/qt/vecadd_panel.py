@@ -1,0 +1,413 @@
+"""The vector-add panel: the guide's §2.2.5 program, run, verified and timed, with its code shown.
+
+Every run goes through the worker bridge (the simulator itself runs in the backend's child
+process, never in this one). Long simulator runs are estimated first and need a confirmation;
+a rejected launch (block 2048, §2.2.6) opens the same dialog as the index map.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from simtviz.backends.base import SIM_MAX_THREADS_UNASKED, Backend, format_duration
+from simtviz.backends.vecadd import run_vecadd
+from simtviz.core.errors import Cancelled, LaunchRejected, LaunchTooLarge
+from simtviz.core.vecadd import (
+    DEFAULT_BLOCK,
+    GPU_WOULD_NOT_RAISE,
+    MEASUREMENT_NOTES,
+    SIM_DEFAULT_N,
+    VecaddRequest,
+    VecaddResult,
+    default_n,
+    default_repeat,
+    estimate_sim_seconds,
+    grid_for,
+    idle_threads,
+    program_source,
+    report_text,
+    timing_lines,
+)
+from simtviz.qt.launch_error_dialog import show_launch_error
+from simtviz.qt.worker_bridge import WorkerBridge
+
+JOB_KIND = "vecadd"
+INT_MAX = 2_147_483_647
+
+LESSON = (
+    "Kernels are not bounds-checked on a GPU — CuPy arrays included (the guide says otherwise; it "
+    "is wrong). The grid is rounded up to whole blocks, so the last block has threads past the end "
+    "of the vectors; without <code>if work_index &lt; C.size</code> they write past the end of C "
+    "and nothing reports it. On the GPU this panel counts those writes in a canary region after C; "
+    "the CPU simulator bounds-checks like NumPy and raises IndexError instead."
+)
+
+
+class VecaddPanel(QWidget):
+    """``vecaddPanel``: N, block, variant, Run; the code, the verdict, timings and the sweep."""
+
+    resultShown = Signal(object)  # VecaddResult, after the panel shows it
+
+    def __init__(self, bridge: WorkerBridge, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("vecaddPanel")
+        self._bridge = bridge
+        self._kind: str | None = None
+        self._n_edited = False
+        self._running = False
+        self.last_result: VecaddResult | None = None
+        self._build()
+        bridge.ready.connect(self._on_ready)
+        if bridge.backend is not None:
+            self._on_ready(bridge.backend)
+        self._refresh()
+
+    # ----- layout -----
+    def _build(self) -> None:
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+        self.vecaddN = QSpinBox(objectName="vecaddN")
+        self.vecaddN.setRange(0, INT_MAX)  # invalid sizes must be enterable, never clamped
+        self.vecaddN.setValue(SIM_DEFAULT_N)
+        self.vecaddN.setGroupSeparatorShown(True)
+        self.vecaddN.setToolTip("vector_size: the guide uses 2^24 + 11, not a multiple of the block size")
+        self.vecaddBlock = QSpinBox(objectName="vecaddBlock")
+        self.vecaddBlock.setRange(0, 4096)  # 2048 is the guide's §2.2.6 error: it must be enterable
+        self.vecaddBlock.setValue(DEFAULT_BLOCK)
+        self.vecaddBlock.setToolTip("block_size: threads per block (a GPU allows at most 1024)")
+        self.vecaddVariant = QComboBox(objectName="vecaddVariant")
+        self.vecaddVariant.addItem("guarded: if work_index < C.size", True)
+        self.vecaddVariant.addItem("as printed in the guide (no guard)", False)
+        self.vecaddRepeat = QSpinBox(objectName="vecaddRepeat")
+        self.vecaddRepeat.setRange(1, 10_000)
+        self.vecaddRepeat.setValue(1)
+        self.vecaddRepeat.setToolTip("Timed launches (the GPU uses at least 20 for its medians)")
+
+        form = QFormLayout()
+        form.addRow("N (vector_size)", self.vecaddN)
+        form.addRow("block_size", self.vecaddBlock)
+        form.addRow("kernel", self.vecaddVariant)
+        form.addRow("timed launches", self.vecaddRepeat)
+        self.vecaddLaunch = QLabel(objectName="vecaddLaunch")
+        self.vecaddLaunch.setWordWrap(True)
+        self.vecaddLaunch.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.vecaddLaunch)
+
+        self.vecaddRunButton = QPushButton("Run", objectName="vecaddRunButton")
+        self.vecaddRunButton.setToolTip("Run the program: launch, synchronize, copy back, verify, time")
+        self.vecaddSweepButton = QPushButton("Run + block-size sweep", objectName="vecaddSweepButton")
+        self.vecaddSweepButton.setToolTip("Also time block sizes 32 … 1024 with the guarded kernel")
+        self.vecaddCancelButton = QPushButton("Cancel", objectName="vecaddCancelButton")
+        self.vecaddCancelButton.setEnabled(False)
+        buttons = QHBoxLayout()
+        for button in (self.vecaddRunButton, self.vecaddSweepButton, self.vecaddCancelButton):
+            buttons.addWidget(button)
+        self.vecaddProgress = QProgressBar(objectName="vecaddProgress")
+        self.vecaddProgress.setRange(0, 1000)
+        self.vecaddProgress.setTextVisible(False)
+        self.vecaddProgress.setVisible(False)
+
+        self.vecaddLesson = QLabel(LESSON, objectName="vecaddLesson")
+        self.vecaddLesson.setWordWrap(True)
+        self.vecaddLesson.setTextFormat(Qt.TextFormat.RichText)
+
+        self.vecaddCode = QPlainTextEdit(objectName="vecaddCode")
+        self.vecaddCode.setReadOnly(True)  # read-only stays selectable and copyable
+        self.vecaddCode.setFont(mono)
+        self.vecaddCode.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.vecaddCodeNote = QLabel(objectName="vecaddCodeNote")
+        self.vecaddCodeNote.setWordWrap(True)
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.addLayout(form)
+        left_layout.addLayout(buttons)
+        left_layout.addWidget(self.vecaddProgress)
+        left_layout.addWidget(self.vecaddLesson)
+        left_layout.addWidget(QLabel("<b>The code this runs</b> (§2.2.5, errata corrected)"))
+        left_layout.addWidget(self.vecaddCodeNote)
+        left_layout.addWidget(self.vecaddCode, 1)
+
+        self.vecaddResult = QLabel("Not run yet.", objectName="vecaddResult")
+        self.vecaddResult.setWordWrap(True)
+        self.vecaddResult.setTextFormat(Qt.TextFormat.PlainText)
+        self.vecaddResult.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.vecaddResult.setFont(mono)
+        self.vecaddResult.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+
+        self.vecaddTimings = QGroupBox(
+            "Timings (hover for how each was measured)", objectName="vecaddTimings"
+        )
+        self._timings_grid = QGridLayout(self.vecaddTimings)
+        self._timing_labels: dict[str, tuple[QLabel, QLabel]] = {}
+
+        pg.setConfigOptions(antialias=True)
+        self.vecaddSweepChart = pg.PlotWidget(objectName="vecaddSweepChart")
+        self.vecaddSweepChart.setMinimumHeight(180)
+        self.vecaddSweepChart.showGrid(y=True, alpha=0.3)
+        self.vecaddSweepChart.setLabel("bottom", "threads per block")
+        self.vecaddSweepChart.setTitle("Block-size sweep: run it with “Run + block-size sweep”")
+        self._bars: pg.BarGraphItem | None = None
+        self.vecaddSweepTable = QTableWidget(0, 5, objectName="vecaddSweepTable")
+        self.vecaddSweepTable.setHorizontalHeaderLabels(["block", "grid", "idle threads", "time", "GB/s"])
+        self.vecaddSweepTable.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.vecaddSweepTable.verticalHeader().setVisible(False)
+        self.vecaddSweepTable.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.addWidget(self.vecaddResult)
+        right_layout.addWidget(self.vecaddTimings)
+        right_layout.addWidget(self.vecaddSweepChart, 1)
+        right_layout.addWidget(self.vecaddSweepTable)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setSizes([560, 640])
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+
+        bold = QFont()
+        bold.setBold(True)
+        self._bold = bold
+        self._show_timings(None)
+
+        self.vecaddN.valueChanged.connect(self._on_n_edited)
+        self.vecaddBlock.valueChanged.connect(self._refresh)
+        self.vecaddVariant.currentIndexChanged.connect(self._refresh)
+        self.vecaddRepeat.valueChanged.connect(self._refresh)
+        self.vecaddRunButton.clicked.connect(lambda: self.run(sweep=False))
+        self.vecaddSweepButton.clicked.connect(lambda: self.run(sweep=True))
+        self.vecaddCancelButton.clicked.connect(self._bridge.cancel)
+
+    # ----- state -----
+    @property
+    def kind(self) -> str:
+        """``gpu`` or ``sim``; until the backend is ready, assume the slow one."""
+        return self._kind or "sim"
+
+    def _on_ready(self, backend: Backend) -> None:
+        self._kind = backend.kind
+        if not self._n_edited:
+            self.vecaddN.blockSignals(True)
+            self.vecaddN.setValue(default_n(self._kind))
+            self.vecaddN.blockSignals(False)
+        self.vecaddRepeat.setValue(default_repeat(self._kind))
+        self._refresh()
+
+    def _on_n_edited(self) -> None:
+        self._n_edited = True
+        self._refresh()
+
+    def request(self, sweep: bool = False, force: bool = False) -> VecaddRequest:
+        return VecaddRequest(
+            n=self.vecaddN.value(),
+            block=self.vecaddBlock.value(),
+            repeat=self.vecaddRepeat.value(),
+            guarded=bool(self.vecaddVariant.currentData()),
+            force=force,
+            sweep=sweep,
+        )
+
+    def needs_confirmation(self, request: VecaddRequest) -> bool:
+        return self.kind == "sim" and request.simulated_threads() > SIM_MAX_THREADS_UNASKED
+
+    def _refresh(self) -> None:
+        request = self.request()
+        n, block = request.n, request.block
+        grid = grid_for(n, block)
+        text = (
+            f"grid_size = ceil({n:,} / {block:,}) = {grid:,} blocks → {grid * block:,} threads, "
+            f"{idle_threads(n, block):,} idle in the last block."
+        )
+        if self.kind == "sim":
+            eta = format_duration(estimate_sim_seconds(request))
+            text += f" CPU simulator: about {eta}"
+            text += " — asks first." if self.needs_confirmation(request) else "."
+        else:
+            text += " On the GPU: well under a second (plus ≈0.6 s to compile the first time)."
+        if block > 1024:
+            text += f" {block:,} threads per block is more than any GPU allows (1,024): the launch will fail."
+        self.vecaddLaunch.setText(text)
+        self.vecaddCode.setPlainText(program_source(n, block, request.guarded))
+        self.vecaddCodeNote.setText(
+            "In the CPU simulator the same kernel runs on NumPy arrays (no CuPy without a GPU)."
+            if self.kind == "sim"
+            else "C sits at the start of a larger buffer whose canary tail counts writes past its end."
+        )
+
+    # ----- running -----
+    def run(self, sweep: bool = False, force: bool = False) -> None:
+        """Run the program (through the worker); long simulator runs ask first."""
+        request = self.request(sweep, force)
+        if not force and self.needs_confirmation(request):
+            self._confirm(request, estimate_sim_seconds(request))
+            return
+        self._submit(request)
+
+    def _submit(self, request: VecaddRequest) -> None:
+        self._set_running(True)
+        where = "the CPU simulator" if self.kind == "sim" else "the GPU"
+        self.vecaddResult.setText(
+            f"Running vecadd[{grid_for(request.n, request.block):,}, {request.block}] on {where}…"
+        )
+
+        def work(backend: Backend, progress: Any) -> VecaddResult:
+            return run_vecadd(backend, request, progress)
+
+        self._bridge.submit(
+            JOB_KIND,
+            work,
+            on_result=self._on_result,
+            on_error=lambda exc, tb: self._on_error(exc, tb, request),
+            on_progress=self._on_progress,
+        )
+
+    def _set_running(self, running: bool) -> None:
+        self._running = running
+        self.vecaddRunButton.setEnabled(not running)
+        self.vecaddSweepButton.setEnabled(not running)
+        self.vecaddCancelButton.setEnabled(running)
+        self.vecaddProgress.setVisible(running)
+        self.vecaddProgress.setValue(0)
+
+    def _on_progress(self, fraction: float) -> None:
+        self.vecaddProgress.setValue(int(1000 * max(0.0, min(1.0, fraction))))
+
+    def _on_result(self, result: VecaddResult) -> None:
+        self._set_running(False)
+        self.show_result(result)
+
+    def _on_error(self, exc: BaseException, tb: str, request: VecaddRequest) -> None:
+        self._set_running(False)
+        if isinstance(exc, LaunchRejected):
+            self.vecaddResult.setText(f"Launch rejected: {exc.driver_text}\n{exc.explanation}\nNothing ran.")
+            show_launch_error(self, exc)
+        elif isinstance(exc, LaunchTooLarge):
+            self._confirm(request, exc.estimate_s)
+        elif isinstance(exc, Cancelled):
+            self.vecaddResult.setText("Cancelled.")
+        else:
+            self.vecaddResult.setText(f"The run failed: {type(exc).__name__}: {exc}")
+
+    def _confirm(self, request: VecaddRequest, estimate_s: float | None) -> None:
+        eta = format_duration(estimate_s) if estimate_s is not None else "a long time"
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "A long simulator run",
+            f"{request.simulated_threads():,} simulated threads: about {eta} on the CPU simulator.",
+            parent=self,
+        )
+        box.setObjectName("vecaddConfirmDialog")
+        box.setInformativeText("Run it anyway? Cancel stops it at any time.")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(button: Any) -> None:
+            if box.standardButton(button) == QMessageBox.StandardButton.Yes:
+                self.run(request.sweep, force=True)
+            else:
+                self.vecaddResult.setText("Not run: the simulator would take too long. Try a smaller N.")
+
+        box.buttonClicked.connect(answered)
+        box.open()
+
+    # ----- showing -----
+    def show_result(self, result: VecaddResult) -> None:
+        self.last_result = result
+        text = report_text(result)
+        if result.kernel_error is not None and result.simulated and GPU_WOULD_NOT_RAISE not in text:
+            text += "\n" + GPU_WOULD_NOT_RAISE
+        self.vecaddResult.setText(text)
+        self._show_timings(result)
+        self._show_sweep(result)
+        self.resultShown.emit(result)
+
+    def _show_timings(self, result: VecaddResult | None) -> None:
+        rows = timing_lines(result) if result is not None else []
+        if result is None:
+            rows = [(label, "—", how) for label, _v, how in timing_lines(VecaddResult("sim", 0, 0, 0))]
+        while self._timings_grid.count():
+            item = self._timings_grid.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self._timing_labels.clear()
+        for row, (label, value, how) in enumerate(rows):
+            name = QLabel(label)
+            shown = QLabel(value if value != "—" else "— (not measurable here)" if result else "—")
+            shown.setFont(self._bold)
+            shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            for widget in (name, shown):
+                widget.setToolTip(how)
+            shown.setObjectName("vecaddTiming_" + "".join(ch if ch.isalnum() else "_" for ch in label))
+            self._timings_grid.addWidget(name, row, 0)
+            self._timings_grid.addWidget(shown, row, 1)
+            self._timing_labels[label] = (name, shown)
+
+    def timing_tooltips(self) -> dict[str, str]:
+        """label → tooltip, for tests and scripting."""
+        return {label: shown.toolTip() for label, (_name, shown) in self._timing_labels.items()}
+
+    def _show_sweep(self, result: VecaddResult) -> None:
+        if not result.sweep:
+            return
+        chart = self.vecaddSweepChart
+        if self._bars is not None:
+            chart.removeItem(self._bars)
+        on_gpu = not result.simulated
+        values = [(row.bandwidth_GBps if on_gpu else row.sim_wall_ms) or 0.0 for row in result.sweep]
+        self._bars = pg.BarGraphItem(x=list(range(len(values))), height=values, width=0.6, brush="#4c9be8")
+        chart.addItem(self._bars)
+        chart.getAxis("bottom").setTicks([[(i, str(row.block)) for i, row in enumerate(result.sweep)]])
+        if on_gpu:
+            chart.setLabel("left", "effective bandwidth", units="GB/s")
+            chart.setTitle("Bandwidth per block size (GPU, median of 20 launches each)")
+        else:
+            chart.setLabel("left", "CPU-simulator wall-clock", units="ms")
+            chart.setTitle("CPU simulator: wall-clock per block size (not GPU bandwidth)")
+        chart.getPlotItem().getViewBox().setMouseEnabled(x=False, y=False)
+        chart.setToolTip(MEASUREMENT_NOTES["bandwidth_GBps" if on_gpu else "sim_wall_ms"])
+        table = self.vecaddSweepTable
+        table.setRowCount(len(result.sweep))
+        for r, row in enumerate(result.sweep):
+            time_text = (
+                f"{row.kernel_ms:.4f} ms"
+                if row.kernel_ms is not None
+                else f"{row.sim_wall_ms:.0f} ms (sim)"
+                if row.sim_wall_ms is not None
+                else "—"
+            )
+            cells = [
+                f"{row.block}",
+                f"{row.grid:,}",
+                f"{row.idle_threads:,}",
+                time_text,
+                "—" if row.bandwidth_GBps is None else f"{row.bandwidth_GBps:,.0f}",
+            ]
+            for c, cell in enumerate(cells):
+                table.setItem(r, c, QTableWidgetItem(cell))

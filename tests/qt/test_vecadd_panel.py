@@ -1,0 +1,143 @@
+"""The vector-add panel on the CPU simulator: runs through the worker, verifies, rejects 2048."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+)
+
+from simtviz.core.limits import DRIVER_INVALID_VALUE
+from simtviz.core.vecadd import GPU_WOULD_NOT_RAISE, SIM_DEFAULT_N, SweepRow, VecaddResult
+from simtviz.qt.vecadd_panel import VecaddPanel
+from simtviz.qt.worker_bridge import WorkerBridge
+
+TIMEOUT_MS = 90_000
+
+
+@pytest.fixture
+def bridge() -> Iterator[WorkerBridge]:
+    # The desktop app's own simulator backend: launches run in its child process.
+    from simtviz.backends.sim_process import SimProcessBackend
+
+    b = WorkerBridge(lambda: SimProcessBackend())
+    yield b
+    b.shutdown()
+
+
+@pytest.fixture
+def panel(qtbot, bridge: WorkerBridge) -> VecaddPanel:
+    p = VecaddPanel(bridge)
+    qtbot.addWidget(p)
+    p.show()
+    qtbot.waitUntil(lambda: bridge.backend is not None, timeout=TIMEOUT_MS)
+    return p
+
+
+def result_text(panel: VecaddPanel) -> str:
+    return panel.findChild(QLabel, "vecaddResult").text()
+
+
+def click_run(qtbot, panel: VecaddPanel, name: str = "vecaddRunButton") -> None:
+    button = panel.findChild(QPushButton, name)
+    qtbot.waitUntil(button.isEnabled, timeout=TIMEOUT_MS)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def test_widgets_carry_the_contracts_names(panel: VecaddPanel) -> None:
+    assert panel.objectName() == "vecaddPanel"
+    block = panel.findChild(QSpinBox, "vecaddBlock")
+    assert block.minimum() <= 0 and block.maximum() >= 4096
+    n = panel.findChild(QSpinBox, "vecaddN")
+    assert n.value() == SIM_DEFAULT_N  # the simulator's default, not 2^24 + 11
+    assert panel.findChild(QPushButton, "vecaddRunButton") is not None
+    code = panel.findChild(QPlainTextEdit, "vecaddCode")
+    assert code.isReadOnly() and "if work_index < C.size:" in code.toPlainText()
+    assert "cp.random.uniform(-1, 1, vector_size)" in code.toPlainText()
+
+
+def test_runs_on_the_simulator_and_says_test_succeeded(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(1011)
+    click_run(qtbot, panel)
+    qtbot.waitUntil(lambda: "Test succeeded" in result_text(panel), timeout=TIMEOUT_MS)
+    text = result_text(panel)
+    assert "vecadd[4, 256]" in text and "CPU-simulator wall-clock" in text
+    result = panel.last_result
+    assert result is not None and result.verified and result.kernel_ms is None
+    tips = panel.timing_tooltips()
+    assert "median" in tips["kernel (GPU)"] and "perf_counter" in tips["host launch overhead"]
+
+
+def test_block_2048_opens_the_launch_error_dialog(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddBlock").setValue(2048)
+    click_run(qtbot, panel)
+
+    def dialog() -> QMessageBox | None:
+        return panel.findChild(QMessageBox, "launchErrorDialog")
+
+    qtbot.waitUntil(lambda: dialog() is not None and dialog().isVisible(), timeout=TIMEOUT_MS)
+    box = dialog()
+    assert box.text() == DRIVER_INVALID_VALUE
+    assert "2,048 &gt; 1,024" in box.informativeText() or "2,048 > 1,024" in box.informativeText()
+    box.close()
+
+
+def test_unguarded_in_the_simulator_shows_the_index_error_and_the_gpu_difference(
+    qtbot, panel: VecaddPanel
+) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(1011)
+    variant = panel.findChild(QComboBox, "vecaddVariant")
+    variant.setCurrentIndex(1)
+    assert "if work_index < C.size" not in panel.findChild(QPlainTextEdit, "vecaddCode").toPlainText()
+    click_run(qtbot, panel)
+    qtbot.waitUntil(lambda: "Test failed" in result_text(panel), timeout=TIMEOUT_MS)
+    text = result_text(panel)
+    assert "IndexError" in text and GPU_WOULD_NOT_RAISE in text
+
+
+def test_a_long_simulator_run_asks_first(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(2_000_000)
+    assert "asks first" in panel.findChild(QLabel, "vecaddLaunch").text()
+    click_run(qtbot, panel)
+
+    def dialog() -> QMessageBox | None:
+        return panel.findChild(QMessageBox, "vecaddConfirmDialog")
+
+    qtbot.waitUntil(lambda: dialog() is not None and dialog().isVisible(), timeout=5000)
+    qtbot.mouseClick(dialog().button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Not run" in result_text(panel), timeout=5000)
+    assert panel.last_result is None
+
+
+def test_sweep_on_the_simulator_fills_the_chart(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(100)
+    click_run(qtbot, panel, "vecaddSweepButton")
+    qtbot.waitUntil(lambda: "Test succeeded" in result_text(panel), timeout=TIMEOUT_MS)
+    assert [row.block for row in panel.last_result.sweep] == [32, 64, 128, 256, 512, 1024]
+    assert panel.vecaddSweepTable.rowCount() == 6
+    assert panel.vecaddSweepTable.item(5, 2).text() == "924"  # 1024 - 100 idle threads
+
+
+def test_gpu_results_show_bandwidth_share_and_chart(qtbot, bridge: WorkerBridge) -> None:
+    panel = VecaddPanel(bridge)
+    qtbot.addWidget(panel)
+    result = VecaddResult(
+        "gpu:NVIDIA H200", 2**24 + 11, 256, 65537, verified=True, max_abs_err=0.0, kernel_ms=0.0967,
+        launch_overhead_us=91.8, bandwidth_GBps=4166.0, copy_GBps=3851.0, cupy_ms=0.096, numpy_ms=46.7,
+        oob_writes=0, label="NVIDIA H200", repeat=50,
+        sweep=[SweepRow(b, 1, b, 0, kernel_ms=0.1, bandwidth_GBps=4000.0) for b in (32, 256)],
+    )  # fmt: skip
+    panel.show_result(result)
+    text = result_text(panel)
+    assert "4,166 GB/s (108% of the copy)" in text and text.endswith("Test succeeded")
+    assert panel.vecaddSweepChart.getPlotItem().getAxis("left").labelText == "effective bandwidth"
+    QApplication.processEvents()

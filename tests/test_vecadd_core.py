@@ -1,0 +1,108 @@
+"""The Qt-free vecadd model: grid arithmetic, JSON fields, the report, the code shown."""
+
+from __future__ import annotations
+
+import ast
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from simtviz.core import vecadd as core
+from simtviz.core.vecadd import (
+    JSON_FIELDS,
+    SweepRow,
+    VecaddRequest,
+    VecaddResult,
+    bandwidth_gbps,
+    grid_for,
+    idle_threads,
+    program_source,
+    report_text,
+)
+
+KERNELS_FILE = Path(core.__file__).parents[1] / "kernels" / "vecadd.py"
+
+
+def test_the_guides_numbers() -> None:
+    n = 2**24 + 11
+    assert grid_for(n, 256) == 65537
+    assert idle_threads(n, 256) == 245
+    assert grid_for(100003, 256) == 391
+    assert grid_for(2**12 + 11, 256) == 17
+
+
+@given(st.integers(0, 2**40), st.integers(1, 4096))
+def test_grid_is_the_guides_ceil(n: int, block: int) -> None:
+    assert grid_for(n, block) == math.ceil(n / block) if n < 2**52 else True
+    assert 0 <= idle_threads(n, block) < block
+    assert grid_for(n, block) * block >= n
+
+
+def test_block_zero_gives_grid_zero_for_the_launch_to_reject() -> None:
+    assert grid_for(10, 0) == 0 and idle_threads(10, 0) == 0
+
+
+def test_bandwidth_counts_three_arrays_of_doubles() -> None:
+    assert bandwidth_gbps(10**9 // 24, 1.0) == pytest.approx(1000.0, rel=1e-6)
+    assert bandwidth_gbps(5, None) is None and bandwidth_gbps(5, 0.0) is None
+
+
+def test_json_has_exactly_the_contracts_fields_and_no_nan() -> None:
+    result = VecaddResult("sim", 10, 4, 3, max_abs_err=float("nan"), numpy_ms=0.01)
+    data = result.to_json_dict()
+    assert tuple(data) == JSON_FIELDS
+    assert data["max_abs_err"] is None and data["kernel_ms"] is None and data["oob_writes"] == 0
+
+
+def test_report_ends_with_test_succeeded_only_when_verified() -> None:
+    good = VecaddResult("sim", 10, 4, 3, verified=True, max_abs_err=0.0, sim_wall_ms=5.0)
+    assert report_text(good).endswith("Test succeeded")
+    bad = VecaddResult("sim", 10, 4, 3, verified=False, assertion_text="Arrays are not almost equal")
+    assert report_text(bad).endswith("Test failed") and "Arrays are not almost equal" in report_text(bad)
+    raised = VecaddResult("sim", 10, 4, 3, kernel_error="IndexError: index 10 is out of bounds")
+    assert core.GPU_WOULD_NOT_RAISE in report_text(raised)
+
+
+def test_gpu_report_shows_share_of_copy_and_cupy_ratio() -> None:
+    r = VecaddResult("gpu:X", 100, 32, 4, verified=True, max_abs_err=0.0, kernel_ms=0.1, bandwidth_GBps=900.0,
+                     copy_GBps=1000.0, cupy_ms=0.1, launch_overhead_us=90.0, oob_writes=245, guarded=False,
+                     canary=501, sweep=[SweepRow.shape(100, 32)])  # fmt: skip
+    text = report_text(r)
+    assert (
+        "90% of the copy" in text and "1.00× its speed" in text and "245 writes landed past the end" in text
+    )
+    assert "Block-size sweep" in text
+
+
+def test_simulated_thread_count_includes_repeats_and_sweep() -> None:
+    req = VecaddRequest(100, 32, repeat=3, sweep=True)
+    assert req.simulated_threads() == 128 * 3 + (128 + 128 + 128 + 256 + 512 + 1024)
+
+
+def _kernel_sources() -> dict[str, str]:
+    text = KERNELS_FILE.read_text()
+    tree = ast.parse(text)
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.decorator_list:
+            start = node.decorator_list[0].lineno - 1
+            out[node.name] = "\n".join(text.splitlines()[start : node.end_lineno]) + "\n"
+    return out
+
+
+def test_the_code_shown_is_the_code_that_runs() -> None:
+    sources = _kernel_sources()
+    assert sources["vecadd"] == core.GUARDED_KERNEL
+    assert sources["vecadd_unguarded"] == core.UNGUARDED_KERNEL
+
+
+def test_program_shown_has_no_errata() -> None:
+    code = program_source()
+    assert "cp.rand." not in code and "zeros_like(A)" not in code and "float32" not in code
+    assert "vector_size = 2**24 + 11" in code and "block_size = 256" in code
+    assert "np.testing.assert_array_almost_equal(c_np, expected)" in code
+    compile(code, "vecadd.py", "exec")  # it is valid Python
+    assert "vecadd_unguarded[grid_size, block_size](a, b, c)" in program_source(1000, 128, guarded=False)

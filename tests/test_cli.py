@@ -129,3 +129,20 @@ def test_python_dash_m_in_a_fresh_process(tmp_path: Path) -> None:
     assert proc.returncode == 3
     assert proc.stderr.splitlines()[0] == DRIVER_INVALID_VALUE
     assert "Traceback" not in proc.stderr
+
+
+def test_asking_for_the_gpu_without_one_says_so(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env["SIMTVIZ_BACKEND"] = "gpu"
+    proc = subprocess.run(
+        [sys.executable, "-m", "simtviz", "record", "--grid", "4", "--block", "32", "--out", str(tmp_path / "x.npz")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    if proc.returncode == 0:
+        pytest.skip("this machine has a GPU")
+    assert proc.returncode == 3
+    assert "GPU" in proc.stderr and "--backend sim" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -14,12 +14,12 @@ import numpy as np
 
 from simtviz.backends.base import Backend, BackendInfo, Progress, check_size
 from simtviz.backends.selection import activate
-from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchRejected
+from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchRejected, LaunchTooLarge
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DeviceLimits, validate
 from simtviz.core.oracle import CHECKED_FIELDS, RECORD_FIELDS, Mismatch, Verification, expected_field
 from simtviz.core.recording import Recording
-from simtviz.core.window import Window
+from simtviz.core.window import BYTES_PER_THREAD, Window
 
 
 def launch_error_types() -> tuple[type[BaseException], ...]:
@@ -127,7 +127,12 @@ class GpuBackend(Backend):
                 for name, (shape, dtype) in RECORD_FIELDS.items()
             }
         except cp.cuda.memory.OutOfMemoryError as exc:
-            raise KernelFailed(f"the GPU has too little free memory for this record: {exc}") from exc
+            cp.get_default_memory_pool().free_all_blocks()
+            raise LaunchTooLarge(
+                f"the GPU has too little free memory to record {threads:,} threads "
+                f"({threads * BYTES_PER_THREAD / 2**30:.1f} GiB); record a smaller window "
+                f"(--budget) — CuPy said: {exc}"
+            ) from exc
         win = cp.asarray(np.array([*window.origin, *window.size], dtype=np.int64))
         start, stop = cp.cuda.Event(), cp.cuda.Event()
         host_start = time.perf_counter()

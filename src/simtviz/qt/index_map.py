@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QCursor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -117,9 +117,18 @@ class CellTextItem(pg.GraphicsObject):
             return
         t = painter.transform()
         cell_w, cell_h = abs(t.m11()), abs(t.m22())
-        font_px = min(cell_h * 0.55, (cell_w - 4) / (0.62 * self._digits))
+        font = QFont(self.font)
+        font_px = int(min(cell_h * 0.5, 64))
         if font_px < 8:
             return
+        font.setPixelSize(font_px)
+        # Shrink until the widest value fits its cell, with a little margin either side.
+        widest = QFontMetricsF(font).horizontalAdvance("8" * self._digits)
+        if widest > cell_w - 6:
+            font_px = int(font_px * (cell_w - 6) / widest)
+            if font_px < 8:
+                return
+            font.setPixelSize(font_px)
         ox, oy = self._origin
         view = vb.viewRect()
         rows, cols = values.shape
@@ -131,8 +140,6 @@ class CellTextItem(pg.GraphicsObject):
             return
         painter.save()
         painter.resetTransform()
-        font = QFont(self.font)
-        font.setPixelSize(max(8, int(font_px)))
         painter.setFont(font)
         black, whitepen = QPen(QColor(0, 0, 0)), QPen(QColor(255, 255, 255))
         for r in range(r0, r1):
@@ -409,7 +416,9 @@ class IndexMap(QWidget):
         text.set_data(values, light_text_mask(rgb), origin)
         text.setZValue(10)
         self.plot.addItem(text)
-        borders = pg.PlotCurveItem(connect="pairs", pen=pg.mkPen(self._palette.border, width=2))
+        borders = pg.PlotCurveItem(
+            connect="pairs", pen=pg.mkPen(self._palette.border, width=3 if self._presentation else 2)
+        )
         borders.setZValue(20)
         xs, ys = self._border_segments(origin, rows, cols)
         borders.setData(xs, ys)
@@ -502,6 +511,8 @@ class IndexMap(QWidget):
         bar_axis = self.colorBar.getAxis("right")
         bar_axis.setTextPen(palette.foreground)
         bar_axis.setStyle(tickFont=font)
+        # Wide enough for labels like "16,777,215": pyqtgraph drops a label that does not fit.
+        bar_axis.setWidth(110 if presentation else 60)
         self._placeholder.setColor(palette.foreground)
         pen = QPen(QColor(palette.selection))
         pen.setCosmetic(True)

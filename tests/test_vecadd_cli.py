@@ -20,6 +20,7 @@ def last_json(out: str) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_the_issues_command_verifies_with_grid_391() -> None:
     # The must-show, exactly as a user types it, in its own process (≈100,000 simulated threads).
     env = dict(os.environ, SIMTVIZ_BACKEND="sim")

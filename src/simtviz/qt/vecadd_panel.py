@@ -164,8 +164,9 @@ class VecaddPanel(QWidget):
         self._timings_grid = QGridLayout(self.vecaddTimings)
         self._timing_labels: dict[str, tuple[QLabel, QLabel]] = {}
 
-        pg.setConfigOptions(antialias=True)
         self.vecaddSweepChart = pg.PlotWidget(objectName="vecaddSweepChart")
+        # The window's own colours rather than pyqtgraph's black, so it follows the theme.
+        self.vecaddSweepChart.setBackground(self.palette().base().color())
         self.vecaddSweepChart.setMinimumHeight(180)
         self.vecaddSweepChart.showGrid(y=True, alpha=0.3)
         self.vecaddSweepChart.setLabel("bottom", "threads per block")

@@ -135,7 +135,18 @@ def test_asking_for_the_gpu_without_one_says_so(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
     env["SIMTVIZ_BACKEND"] = "gpu"
     proc = subprocess.run(
-        [sys.executable, "-m", "simtviz", "record", "--grid", "4", "--block", "32", "--out", str(tmp_path / "x.npz")],
+        [
+            sys.executable,
+            "-m",
+            "simtviz",
+            "record",
+            "--grid",
+            "4",
+            "--block",
+            "32",
+            "--out",
+            str(tmp_path / "x.npz"),
+        ],
         capture_output=True,
         text=True,
         env=env,
@@ -146,3 +157,32 @@ def test_asking_for_the_gpu_without_one_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 3
     assert "GPU" in proc.stderr and "--backend sim" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_launch_over_the_budget_records_exactly_the_window(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.npz"
+    code = run(
+        [
+            "record",
+            "--grid",
+            "8,8",
+            "--block",
+            "8,8",
+            "--budget",
+            "1024",
+            "--out",
+            str(out),
+            "--backend",
+            "sim",
+        ]
+    )
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "recording 1,024 of 4,096 threads: window x 0–31, y 0–31" in text
+    assert "1,024 of 1,024 threads match" in text
+    recording = load_npz(out)
+    assert recording.threads == 1024 and recording.verification.ok
+    xy = recording.fields["grid2"]
+    assert xy[:, 0].max() == 31 and xy[:, 1].max() == 31  # only the window's threads wrote

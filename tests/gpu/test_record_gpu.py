@@ -148,10 +148,11 @@ def test_gpu_out_of_memory_is_refused_in_words(tmp_path: Path, capsys) -> None:
     from simtviz.cli import run
 
     # 2^31 threads × 92 bytes = 184 GiB: more than the card has. Exit 4, the app keeps working.
-    code = run(
-        ["record", "--grid", "8388608", "--block", "256", "--budget", str(2**31), "--force"]
-        + ["--out", str(tmp_path / "x.npz"), "--backend", "gpu"]
-    )
+    args = ["--grid", "8388608", "--block", "256", "--budget", str(2**31), "--force"]
+    code = run(["record", *args, "--out", str(tmp_path / "x.npz"), "--backend", "gpu"])
     err = capsys.readouterr().err
     assert code == 4 and "too little free memory" in err and "Traceback" not in err
-    assert run(["record", "--grid", "4", "--block", "32", "--out", str(tmp_path / "y.npz"), "--backend", "gpu"]) == 0
+    assert (
+        run(["record", "--grid", "4", "--block", "32", "--out", str(tmp_path / "y.npz"), "--backend", "gpu"])
+        == 0
+    )

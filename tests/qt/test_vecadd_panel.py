@@ -139,5 +139,5 @@ def test_gpu_results_show_bandwidth_share_and_chart(qtbot, bridge: WorkerBridge)
     panel.show_result(result)
     text = result_text(panel)
     assert "4,166 GB/s (108% of the copy)" in text and text.endswith("Test succeeded")
-    assert panel.vecaddSweepChart.getPlotItem().getAxis("left").labelText == "effective bandwidth"
+    assert panel.vecaddSweepChart.getPlotItem().getAxis("left").labelText == "effective bandwidth (GB/s)"
     QApplication.processEvents()

@@ -270,7 +270,7 @@ def timing_lines(result: VecaddResult) -> list[tuple[str, str, str]]:
     return rows
 
 
-def report_lines(result: VecaddResult) -> list[str]:
+def report_lines(result: VecaddResult, include_sweep: bool = True) -> list[str]:
     """The human-readable report; its last line is ``Test succeeded`` when the check passed."""
     variant = "guarded (if work_index < C.size)" if result.guarded else "unguarded, as printed in the guide"
     lines = [
@@ -292,7 +292,7 @@ def report_lines(result: VecaddResult) -> list[str]:
             "the GPU raised no error."
         )
     lines += result.notes
-    if result.sweep:
+    if result.sweep and include_sweep:
         lines.append(sweep_table(result))
     if result.kernel_error is not None:
         lines.append(f"The kernel raised: {result.kernel_error}")
@@ -308,8 +308,8 @@ def report_lines(result: VecaddResult) -> list[str]:
     return lines
 
 
-def report_text(result: VecaddResult) -> str:
-    return "\n".join(report_lines(result))
+def report_text(result: VecaddResult, include_sweep: bool = True) -> str:
+    return "\n".join(report_lines(result, include_sweep))
 
 
 def sweep_table(result: VecaddResult) -> str:

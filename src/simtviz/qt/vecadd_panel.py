@@ -167,6 +167,10 @@ class VecaddPanel(QWidget):
         self.vecaddSweepChart = pg.PlotWidget(objectName="vecaddSweepChart")
         # The window's own colours rather than pyqtgraph's black, so it follows the theme.
         self.vecaddSweepChart.setBackground(self.palette().base().color())
+        self.vecaddSweepChart.getAxis("left").enableAutoSIPrefix(False)  # "kGB/s" helps nobody
+        for axis in ("left", "bottom"):
+            self.vecaddSweepChart.getAxis(axis).setTextPen(self.palette().text().color())
+            self.vecaddSweepChart.getAxis(axis).setPen(self.palette().text().color())
         self.vecaddSweepChart.setMinimumHeight(180)
         self.vecaddSweepChart.showGrid(y=True, alpha=0.3)
         self.vecaddSweepChart.setLabel("bottom", "threads per block")
@@ -341,7 +345,7 @@ class VecaddPanel(QWidget):
     # ----- showing -----
     def show_result(self, result: VecaddResult) -> None:
         self.last_result = result
-        text = report_text(result)
+        text = report_text(result, include_sweep=False)  # the sweep has its own table and chart
         if result.kernel_error is not None and result.simulated and GPU_WOULD_NOT_RAISE not in text:
             text += "\n" + GPU_WOULD_NOT_RAISE
         self.vecaddResult.setText(text)
@@ -386,10 +390,10 @@ class VecaddPanel(QWidget):
         chart.addItem(self._bars)
         chart.getAxis("bottom").setTicks([[(i, str(row.block)) for i, row in enumerate(result.sweep)]])
         if on_gpu:
-            chart.setLabel("left", "effective bandwidth", units="GB/s")
+            chart.setLabel("left", "effective bandwidth (GB/s)")
             chart.setTitle("Bandwidth per block size (GPU, median of 20 launches each)")
         else:
-            chart.setLabel("left", "CPU-simulator wall-clock", units="ms")
+            chart.setLabel("left", "CPU-simulator wall-clock (ms)")
             chart.setTitle("CPU simulator: wall-clock per block size (not GPU bandwidth)")
         chart.getPlotItem().getViewBox().setMouseEnabled(x=False, y=False)
         chart.setToolTip(MEASUREMENT_NOTES["bandwidth_GBps" if on_gpu else "sim_wall_ms"])

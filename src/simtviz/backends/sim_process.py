@@ -42,6 +42,9 @@ POLL_SECONDS = 0.05
 def _serve(conn: Any) -> None:
     """Child process main loop: run each requested launch into the memory map it names."""
     os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    # Import numba and the kernel now, while the parent is still building its window, so the
+    # first Run does not wait for them (~1 s).
+    import simtviz.kernels.record  # noqa: F401
     from simtviz.backends.sim import run_kernel_in_simulator
 
     while True:

@@ -34,7 +34,7 @@ from simtviz.qt.launch_error_dialog import show_launch_error
 from simtviz.qt.launch_panel import LaunchPanel
 from simtviz.qt.progress_panel import ProgressPanel
 from simtviz.qt.settings import AppSettings, default_qsettings, load_settings, save_settings
-from simtviz.qt.theme import PALETTES, stylesheet, ui_font
+from simtviz.qt.theme import PALETTES, point_size, stylesheet
 from simtviz.qt.thread_inspector import ThreadInspector
 from simtviz.qt.worker_bridge import WorkerBridge
 from simtviz.resources import ResourceNotFound, resource_path
@@ -378,16 +378,22 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"threadIdx {t['threadIdx']}, blockIdx {t['blockIdx']}", 3000)
 
     # --- view -----------------------------------------------------------------------------------
+    def _restyle(self) -> None:
+        # The font size goes into the style sheet: with a style sheet set, Qt no longer passes
+        # a parent's setFont() on to its children.
+        size = point_size(self.settings.presentation)
+        self.setStyleSheet(stylesheet(self.settings.theme) + f"\nQWidget {{ font-size: {size}pt; }}\n")
+        self.inspector.set_point_size(size)
+        self.indexMap.apply_style(PALETTES[self.settings.theme], self.settings.presentation)
+
     def set_theme(self, name: str) -> None:
         self.settings.theme = name
-        self.setStyleSheet(stylesheet(name))
         self.themeActions[name].setChecked(True)
-        self.indexMap.apply_style(PALETTES[name], self.settings.presentation)
+        self._restyle()
 
     def set_presentation(self, on: bool) -> None:
         self.settings.presentation = bool(on)
-        self.setFont(ui_font(bool(on)))
-        self.indexMap.apply_style(PALETTES[self.settings.theme], bool(on))
+        self._restyle()
 
     def toggle_full_screen(self) -> None:
         if self.isFullScreen():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
@@ -53,11 +54,37 @@ def _dim(value: object) -> Dim3:
     return Dim3.parse(str(value))
 
 
+def _plausible_ini(qs: QSettings) -> bool:
+    """False for an INI file that is not text of sections and ``key=value`` lines.
+
+    Qt's INI reader skips what it cannot parse without reporting it, so a file overwritten with
+    garbage would silently read as empty; checking the text lets the user be told.
+    """
+    if qs.format() != QSettings.Format.IniFormat:
+        return True
+    path = Path(qs.fileName())
+    if not path.is_file():
+        return True
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if "\x00" in text:
+        return False
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] in ";#" or "=" in line:
+            continue
+        if not (line.startswith("[") and line.endswith("]") and "[" not in line[1:-1]):
+            return False
+    return True
+
+
 def load_settings(qs: QSettings) -> tuple[AppSettings, str | None]:
     """The saved settings, or the defaults and a warning when the file cannot be read or makes no sense."""
     defaults = AppSettings()
     qs.sync()
-    if qs.status() != QSettings.Status.NoError:
+    if qs.status() != QSettings.Status.NoError or not _plausible_ini(qs):
         return defaults, f"the settings file {qs.fileName()} is unreadable; using the defaults"
     try:
         settings = AppSettings(

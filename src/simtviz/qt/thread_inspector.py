@@ -135,6 +135,12 @@ class ThreadInspector(QWidget):
         self._row: int | None = None
         self.clear()
 
+    def set_point_size(self, size: int) -> None:
+        """Rich text keeps its own sizes: set the document's default font to follow the window's."""
+        font = self.browser.document().defaultFont()
+        font.setPointSize(size)
+        self.browser.document().setDefaultFont(font)
+
     def clear(self) -> None:
         self._row = None
         self.browser.setHtml("<p>Click a cell of the map to pin its thread here.</p>")

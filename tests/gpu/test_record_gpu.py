@@ -156,3 +156,15 @@ def test_gpu_out_of_memory_is_refused_in_words(tmp_path: Path, capsys) -> None:
         run(["record", "--grid", "4", "--block", "32", "--out", str(tmp_path / "y.npz"), "--backend", "gpu"])
         == 0
     )
+
+
+def test_a_dimension_too_large_for_the_driver_is_rejected_in_words(tmp_path: Path, capsys) -> None:
+    from simtviz.cli import run
+
+    code = run(
+        ["record", "--grid", str(2**32), "--block", "1", "--out", str(tmp_path / "x.npz"), "--backend", "gpu"]
+    )
+    err = capsys.readouterr().err.splitlines()
+    assert code == 3
+    assert "too large" in err[0]  # numba's own OverflowError text, verbatim
+    assert "4,294,967,296 > 2,147,483,647" in err[1]

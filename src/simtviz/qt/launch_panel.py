@@ -38,7 +38,7 @@ def launch_code(config: LaunchConfig) -> str:
         ]
     elif rank == 2:
         body = [
-            "    # x = threadIdx.x + blockIdx.x * blockDim.x, y likewise",
+            "    # x = threadIdx.x + blockIdx.x * blockDim.x; y alike",
             "    x, y = cuda.grid(2)",
             "    out[y, x] = y * out.shape[1] + x",
         ]
@@ -123,6 +123,9 @@ class LaunchPanel(QWidget):
                 spin.setRange(0, SPIN_MAX)
                 spin.setValue(1)
                 spin.setAccelerated(True)
+                # Sized to the panel, not to the 10 digits of the maximum: three must fit side by side.
+                spin.setMinimumWidth(70)
+                spin.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
                 spin.setToolTip(f"{title}.{axis}: 0 … {SPIN_MAX:,}; invalid values can be tried")
                 spin.valueChanged.connect(self._on_edited)
                 grid.addWidget(spin, row, col)

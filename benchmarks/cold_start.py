@@ -56,12 +56,16 @@ def main() -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "SIMTVIZ_BACKEND": "sim"}
     results = []
     for _ in range(runs):
-        proc = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, timeout=120
+        )
         lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
         if not lines:
             raise SystemExit(proc.stderr[-2000:])
         results.append(json.loads(lines[-1]))
-    print(f"{runs} fresh processes, {os.cpu_count()} CPUs, default launch ({results[0]['threads']:,} threads shown)")
+    print(
+        f"{runs} fresh processes, {os.cpu_count()} CPUs, default launch ({results[0]['threads']:,} threads shown)"
+    )
     for key, label in (
         ("window_s", "window shown (s)"),
         ("first_map_s", "first map drawn (s)"),
@@ -69,7 +73,9 @@ def main() -> None:
         ("child_rss_mb", "peak RSS, simulator child (MB)"),
     ):
         values = [r[key] for r in results]
-        print(f"{label:32} median {statistics.median(values):7.2f}   min {min(values):7.2f}   max {max(values):7.2f}")
+        print(
+            f"{label:32} median {statistics.median(values):7.2f}   min {min(values):7.2f}   max {max(values):7.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -63,9 +63,8 @@ def main() -> None:
         if not lines:
             raise SystemExit(proc.stderr[-2000:])
         results.append(json.loads(lines[-1]))
-    print(
-        f"{runs} fresh processes, {os.cpu_count()} CPUs, default launch ({results[0]['threads']:,} threads shown)"
-    )
+    shown = results[0]["threads"]
+    print(f"{runs} fresh processes, {os.cpu_count()} CPUs, default launch ({shown:,} threads shown)")
     for key, label in (
         ("window_s", "window shown (s)"),
         ("first_map_s", "first map drawn (s)"),
@@ -73,9 +72,8 @@ def main() -> None:
         ("child_rss_mb", "peak RSS, simulator child (MB)"),
     ):
         values = [r[key] for r in results]
-        print(
-            f"{label:32} median {statistics.median(values):7.2f}   min {min(values):7.2f}   max {max(values):7.2f}"
-        )
+        med = statistics.median(values)
+        print(f"{label:32} median {med:7.2f}   min {min(values):7.2f}   max {max(values):7.2f}")
 
 
 if __name__ == "__main__":

@@ -29,22 +29,30 @@ from simtviz.core.files import ExportError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DeviceLimits
 from simtviz.core.recording import Recording
+from simtviz.core.window import Window, choose_window
 from simtviz.qt.index_map import Cell, IndexMap
 from simtviz.qt.launch_error_dialog import show_launch_error
 from simtviz.qt.launch_panel import LaunchPanel
 from simtviz.qt.progress_panel import ProgressPanel
-from simtviz.qt.settings import AppSettings, default_qsettings, load_settings, save_settings
+from simtviz.qt.settings import (
+    DEFAULT_BUDGET_THREADS,
+    AppSettings,
+    default_qsettings,
+    load_settings,
+    save_settings,
+)
 from simtviz.qt.theme import PALETTES, point_size, stylesheet
 from simtviz.qt.thread_inspector import ThreadInspector
+from simtviz.qt.window_panel import RecordingWindowPanel
 from simtviz.qt.worker_bridge import WorkerBridge
 from simtviz.resources import ResourceNotFound, resource_path
 
 log = logging.getLogger(__name__)
 
-# Most threads the window records of one launch: a 2048 × 2048 map is more than a screen shows,
-# and its records (≈370 MB) still come to the host quickly. Larger launches run in full; only
-# a window of them records (see simtviz.core.window).
-GUI_BUDGET_THREADS = 1 << 22
+# Most threads the window records of one launch by default (the setting ``record/budget_threads``
+# changes it): a 2048 × 2048 map is more than a screen shows, and its records (≈370 MB) still come
+# to the host quickly. Larger launches run in full; only a window of them records.
+GUI_BUDGET_THREADS = DEFAULT_BUDGET_THREADS
 
 try:  # written by another part of the project; the window works without it
     from simtviz.qt.vecadd_panel import VecaddPanel
@@ -65,11 +73,25 @@ def _backend_factory(flag: str) -> Any:
     return make
 
 
-def record_job(config: LaunchConfig, force: bool) -> Any:
+def window_for(
+    backend: Backend, config: LaunchConfig, budget: int, origin: tuple[int, int, int] = (0, 0, 0)
+) -> Window:
+    """The window one run records: the backend's choice from the launch's start, else moved."""
+    if origin == (0, 0, 0):
+        return backend.window_for(config, budget)
+    return choose_window(config, budget, origin)
+
+
+def record_job(
+    config: LaunchConfig,
+    force: bool,
+    budget: int = GUI_BUDGET_THREADS,
+    origin: tuple[int, int, int] = (0, 0, 0),
+) -> Any:
     """Worker-thread work for one run: record, then bring the fields to the host (GPU records)."""
 
     def work(backend: Backend, progress: Any) -> Recording:
-        window = backend.window_for(config, GUI_BUDGET_THREADS)
+        window = window_for(backend, config, budget, origin)
         recording = backend.record(config, window, force=force, progress=progress)
         if recording.xp is not np:
             # CuPy arrays never reach the GUI thread: copy them to host memory here, on the worker.
@@ -118,8 +140,18 @@ class MainWindow(QMainWindow):
     def _build_widgets(self) -> None:
         self.launchPanel = LaunchPanel()
         self.launchPanel.runRequested.connect(lambda: self.run())
+        self.windowPanel = RecordingWindowPanel(self.settings.budget_threads)
+        self.windowPanel.moveRequested.connect(lambda _origin: self.run())
+        self.windowPanel.budgetChanged.connect(self._on_budget_changed)
+        # A new launch records from its start again; the origin belongs to the launch it was set for.
+        self.launchPanel.configChanged.connect(lambda _config: self.windowPanel.reset())
+        left = QWidget(objectName="leftColumn")
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.launchPanel, stretch=1)
+        left_layout.addWidget(self.windowPanel)
         scroll = QScrollArea(objectName="launchScroll")
-        scroll.setWidget(self.launchPanel)
+        scroll.setWidget(left)
         scroll.setWidgetResizable(True)
         scroll.setMinimumWidth(380)
 
@@ -132,6 +164,11 @@ class MainWindow(QMainWindow):
         centre = QWidget()
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 0)
+        # Over the map, in words, when only part of the launch recorded.
+        self.windowMessage = QLabel(objectName="windowMessage", wordWrap=True)
+        self.windowMessage.setStyleSheet("padding: 4px; font-weight: bold;")
+        self.windowMessage.setVisible(False)
+        centre_layout.addWidget(self.windowMessage)
         centre_layout.addWidget(self.indexMap, stretch=1)
         centre_layout.addWidget(self.progressPanel)
 
@@ -238,7 +275,18 @@ class MainWindow(QMainWindow):
         s.color = self.indexMap.color_field()
         s.tiled = self.indexMap.tiledCheck.isChecked()
         s.geometry = self.saveGeometry()
+        s.budget_threads = self.windowPanel.budget()
         return s
+
+    def budget_threads(self) -> int:
+        """Most threads one run records (the ``record/budget_threads`` setting)."""
+        return self.windowPanel.budget()
+
+    def set_budget_threads(self, threads: int) -> None:
+        self.windowPanel.set_budget(threads)
+
+    def _on_budget_changed(self, threads: int) -> None:
+        self.settings.budget_threads = threads
 
     # --- backend ----------------------------------------------------------------------------
     def _on_backend_ready(self, backend: Backend) -> None:
@@ -279,15 +327,16 @@ class MainWindow(QMainWindow):
         self._run_started = time.perf_counter()
         backend = self.bridge.backend
         kind = backend.kind if backend is not None else "sim"
-        threads = min(config.total_threads, GUI_BUDGET_THREADS)
         where = "the CPU simulator" if kind == "sim" else "the GPU"
+        # Every thread runs, recorded or not: the estimate is for the whole launch.
         self.progressPanel.start(
-            f"Running {config.total_threads:,} threads on {where}", estimate_seconds(kind, threads)
+            f"Running {config.total_threads:,} threads on {where}",
+            estimate_seconds(kind, config.total_threads),
         )
         self.statusBar().showMessage(f"Running {config.launch_line()} …")
         self.bridge.submit(
             "record",
-            record_job(config, force),
+            record_job(config, force, self.windowPanel.budget(), self.windowPanel.origin()),
             on_result=self._on_recorded,
             on_error=self._on_run_error,
             on_progress=self.progressPanel.set_fraction,
@@ -317,7 +366,21 @@ class MainWindow(QMainWindow):
         summary = verification.summary() if verification else "not verified"
         self.verificationLabel.setText(summary)
         self.verificationLabel.setStyleSheet("" if verification and verification.ok else "color: #d32f2f;")
-        self.statusBar().showMessage(recording.window.describe(recording.config), 8000)
+        self._show_window(recording)
+
+    def _show_window(self, recording: Recording) -> None:
+        """Say how much of the launch recorded: in the status bar, and over the map when partial."""
+        config, window = recording.config, recording.window
+        text = window.describe(config)
+        self.windowPanel.show_window(config, window)
+        partial = not window.covers(config)
+        if partial:
+            self.windowMessage.setText(
+                f"⚠ Over the recording budget of {self.windowPanel.budget():,} threads — every thread ran, "
+                f"but {text}. Move the window with the Recording window controls."
+            )
+        self.windowMessage.setVisible(partial)
+        self.statusBar().showMessage(f"Last run: {text}", 15000)
 
     def _on_run_error(self, exc: BaseException, tb: str) -> None:
         self.progressPanel.finish()

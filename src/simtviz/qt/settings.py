@@ -14,6 +14,9 @@ from simtviz.qt.theme import THEMES
 ORGANIZATION = "simtviz"
 APPLICATION = "simtviz"
 VERSION = 1
+# Most threads one run records in the app: 2^22 threads (≈370 MB of records, a 2048 × 2048 map)
+# is more than a screen shows and fits a laptop's memory. Larger launches record a window.
+DEFAULT_BUDGET_THREADS = 1 << 22
 
 
 @dataclass
@@ -25,6 +28,7 @@ class AppSettings:
     presentation: bool = False
     tiled: bool = False
     export_dir: str = ""
+    budget_threads: int = DEFAULT_BUDGET_THREADS
     geometry: QByteArray | None = None
 
     @property
@@ -95,7 +99,10 @@ def load_settings(qs: QSettings) -> tuple[AppSettings, str | None]:
             presentation=_bool(qs.value("view/presentation", False)),
             tiled=_bool(qs.value("map/tiled", False)),
             export_dir=str(qs.value("files/export_dir", "")),
+            budget_threads=int(str(qs.value("record/budget_threads", DEFAULT_BUDGET_THREADS))),
         )
+        if settings.budget_threads < 1:
+            raise ValueError(f"a recording budget of {settings.budget_threads} threads")
         if settings.color not in COLOR_FIELDS:
             raise ValueError(f"unknown colour field {settings.color!r}")
         if settings.theme not in THEMES:
@@ -116,6 +123,7 @@ def save_settings(qs: QSettings, settings: AppSettings) -> None:
     qs.setValue("view/theme", settings.theme)
     qs.setValue("view/presentation", settings.presentation)
     qs.setValue("files/export_dir", settings.export_dir)
+    qs.setValue("record/budget_threads", settings.budget_threads)
     if settings.geometry is not None:
         qs.setValue("window/geometry", settings.geometry)
     qs.sync()

@@ -5,8 +5,11 @@ drawn at the top, exactly like a matrix, so ``current_image()[r, c]`` is the cel
 column ``c`` on screen. Cell (r, c) is centred on view coordinates (c, r) — plus the window's
 origin — so the axes read as thread coordinates, not as pixel edges.
 
-Only NumPy recordings are drawn here: the main window brings GPU records to the host in its worker
-job, so nothing on the GUI thread ever touches CuPy.
+NumPy (simulator) recordings are drawn at once. Device (GPU) recordings never have their arrays
+touched on the GUI thread: the map asks for the images it needs with ``imagesRequested``, the main
+window computes them in a worker job (``simtviz.qt.map_data.device_images``) and hands them back
+with ``set_images``; hover text and the inspector get one thread's record through
+``thread_lookup``, which may answer None until the worker has fetched it.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from simtviz.core.files import atomic_write
 from simtviz.core.recording import COLOR_FIELDS, GPU_ONLY_FIELDS, Recording
+from simtviz.qt.map_data import MapImages, host_images, is_device
 from simtviz.qt.theme import PALETTES, Palette
 
 # Categorical colours for ids (blockIdx, warp, SM): the ten of matplotlib's tab10, which stay
@@ -176,14 +180,19 @@ class IndexMap(QWidget):
     threadPinned = Signal(object)  # Cell
     cellHovered = Signal(object)  # Cell or None
     planeChanged = Signal(int)
+    imagesRequested = Signal(object, str, object)  # device Recording, field, tuple of planes
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("indexMap")
         self._recording: Recording | None = None
         self._field = "global linear index"
-        self._values: np.ndarray | None = None  # (planes, rows, cols) of the field shown
+        self._shape: tuple[int, int, int] | None = None  # (planes, rows, cols) of the recording
+        self._images: dict[int, np.ndarray] = {}  # plane → values of the field shown (host)
         self._levels = (0.0, 1.0)
+        self._pending: tuple[str, tuple[int, ...]] | None = None  # images asked for, not yet here
+        # row → that thread's record, or None while it is being fetched (device recordings).
+        self.thread_lookup: Any = None
         self._plane = 0
         self._tiled = False
         self._tiles: list[_Tile] = []
@@ -191,6 +200,8 @@ class IndexMap(QWidget):
         self._palette: Palette = PALETTES["light"]
         self._presentation = False
         self.last_tooltip = ""
+        self._hovered: Cell | None = None
+        self._hover_pos = QPoint()
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -255,9 +266,7 @@ class IndexMap(QWidget):
     # --- contract --------------------------------------------------------------------------
     def current_image(self) -> np.ndarray | None:
         """The 2-D array now shown (the selected z-plane), before the colour map; None before a run."""
-        if self._values is None:
-            return None
-        return self._values[self._plane]
+        return self._images.get(self._plane)
 
     # --- data ------------------------------------------------------------------------------
     @property
@@ -271,20 +280,25 @@ class IndexMap(QWidget):
         return self._plane
 
     def planes(self) -> int:
-        return self._values.shape[0] if self._values is not None else 0
+        return self._shape[0] if self._shape is not None else 0
 
     def set_recording(self, recording: Recording | None) -> None:
-        """Show ``recording`` (a NumPy one); keeps the colour field, resets the plane if needed."""
-        if recording is not None and recording.xp is not np:
-            raise TypeError("IndexMap draws host (NumPy) recordings; bring GPU records to the host first")
+        """Show ``recording``; keeps the colour field, resets the plane if needed.
+
+        A device recording is drawn when its images arrive (``set_images``).
+        """
         self._recording = recording
         self._pinned = None
         self._selection.setVisible(False)
+        self._images = {}
+        self._pending = None
+        self._hovered = None
         if recording is None:
-            self._values = None
+            self._shape = None
             self._rebuild()
             return
-        planes = recording.plane_shape()[0]
+        self._shape = recording.plane_shape()
+        planes = self._shape[0]
         self._plane = min(self._plane, planes - 1)
         self._compute_values()
         self.zSlice.blockSignals(True)
@@ -304,6 +318,8 @@ class IndexMap(QWidget):
             self.colorBy.setCurrentText(name)
             self.colorBy.blockSignals(False)
         if self._recording is not None:
+            self._images = {}
+            self._pending = None
             self._compute_values()
             self._rebuild()
 
@@ -318,10 +334,11 @@ class IndexMap(QWidget):
             self.zSlice.setValue(z)
             self.zSlice.blockSignals(False)
         self._update_z_label()
-        if self._values is not None:
+        if self._shape is not None:
             if self._tiled:
                 self._highlight_tile()
             else:
+                self._compute_values()
                 self._rebuild()
         if changed:
             self._pinned = None
@@ -334,23 +351,53 @@ class IndexMap(QWidget):
             self.tiledCheck.setChecked(tiled)
             self.tiledCheck.blockSignals(False)
         self._tiled = tiled
-        if self._values is not None:
+        if self._shape is not None:
+            self._compute_values()
             self._rebuild()
             self.fit()
 
     def is_tiled(self) -> bool:
         return self._tiled and self.planes() > 1
 
+    def _wanted_planes(self) -> tuple[int, ...]:
+        if self.is_tiled():
+            return tuple(range(min(self.planes(), MAX_TILES)))
+        return (self._plane,)
+
+    def loading(self) -> bool:
+        """True while images of a device recording are on their way."""
+        return self._pending is not None
+
     def _compute_values(self) -> None:
+        """Host recordings: every plane now. Device recordings: ask for the planes not here yet."""
         rec = self._recording
         assert rec is not None
-        values = np.asarray(rec.color_values(self._field)).reshape(rec.plane_shape())
-        self._values = values
-        known = values[values >= 0]
-        lo = float(known.min()) if known.size else 0.0
-        hi = float(known.max()) if known.size else 1.0
-        self._levels = (lo, max(hi, lo + 1))
-        unknown = self._field in GPU_ONLY_FIELDS and not known.size
+        if not is_device(rec):
+            if not self._images:
+                self._take(host_images(rec, self._field))
+            return
+        missing = tuple(z for z in self._wanted_planes() if z not in self._images)
+        if missing and self._pending != (self._field, missing):
+            self._pending = (self._field, missing)
+            self.imagesRequested.emit(rec, self._field, missing)
+
+    def set_images(self, images: MapImages) -> None:
+        """Images computed off the GUI thread arrive; those for another recording or field are dropped."""
+        if images.recording is not self._recording or images.field != self._field:
+            return
+        first = not self._images
+        self._pending = None
+        self._take(images)
+        self._rebuild()
+        if first:
+            self.fit()
+        # The plane may have moved on while these were computed.
+        self._compute_values()
+
+    def _take(self, images: MapImages) -> None:
+        self._images.update(images.planes)
+        self._levels = images.levels
+        unknown = self._field in GPU_ONLY_FIELDS and not images.any_known
         self.message.setText(
             f"“{self._field}” is recorded only on a GPU; the simulator cannot know it, so every "
             "thread holds -1 (grey)."
@@ -377,12 +424,14 @@ class IndexMap(QWidget):
 
     def _rebuild(self) -> None:
         self._clear_tiles()
-        rec, values = self._recording, self._values
-        self._placeholder.setVisible(values is None)
-        if rec is None or values is None:
+        rec, shape = self._recording, self._shape
+        shown_any = shape is not None and any(z in self._images for z in self._wanted_planes())
+        self._placeholder.setText("Press Run to launch the kernel" if rec is None else "Loading the map…")
+        self._placeholder.setVisible(not shown_any)
+        if rec is None or shape is None or not shown_any:
             self.colorBar.setVisible(False)
             return
-        planes, rows, cols = values.shape
+        planes, rows, cols = shape
         bx, by = self._base_origin()
         if self.is_tiled():
             shown = list(range(min(planes, MAX_TILES)))
@@ -395,7 +444,8 @@ class IndexMap(QWidget):
             shown, offsets = [self._plane], [(bx, by)]
         categorical = COLOR_FIELDS[self._field]
         for plane, origin in zip(shown, offsets, strict=True):
-            self._tiles.append(self._make_tile(plane, origin, values[plane], categorical))
+            if plane in self._images:  # device images may still be on their way
+                self._tiles.append(self._make_tile(plane, origin, self._images[plane], categorical))
         self.colorBar.setVisible(not categorical)
         if not categorical:
             self.colorBar.setLevels(self._levels)
@@ -518,15 +568,15 @@ class IndexMap(QWidget):
         pen.setCosmetic(True)
         pen.setWidth(4)
         self._selection.setPen(pen)
-        if self._values is not None:
+        if self._shape is not None:
             self._rebuild()
 
     # --- cells, hover and click --------------------------------------------------------------
     def cell_at(self, view_x: float, view_y: float) -> Cell | None:
         """The cell under view coordinates (x, y), or None."""
-        if self._values is None:
+        if self._shape is None:
             return None
-        _, rows, cols = self._values.shape
+        _, rows, cols = self._shape
         for tile in self._tiles:
             c = math.floor(view_x - tile.origin[0] + 0.5)
             r = math.floor(view_y - tile.origin[1] + 0.5)
@@ -548,12 +598,25 @@ class IndexMap(QWidget):
         assert self._recording is not None
         return self._recording.row_of(cell.plane, cell.row, cell.col)
 
+    def thread(self, cell: Cell) -> dict[str, Any] | None:
+        """``cell``'s record: at once for host recordings, None while a device one is fetched."""
+        rec = self._recording
+        assert rec is not None
+        row = self.row_of(cell)
+        if self.thread_lookup is not None:
+            return self.thread_lookup(row)
+        return rec.thread_at(row) if not is_device(rec) else None
+
     def tooltip_for(self, cell: Cell) -> str:
         rec = self._recording
-        assert rec is not None and self._values is not None
-        t = rec.thread_at(self.row_of(cell))
+        assert rec is not None
+        image = self._images.get(cell.plane)
+        value = "…" if image is None else str(int(image[cell.row, cell.col]))
+        t = self.thread(cell)
+        if t is None:
+            return f"<b>{self._field} = {value}</b><br>fetching this thread's record …"
         lines = [
-            f"<b>{self._field} = {int(self._values[cell.plane, cell.row, cell.col])}</b>",
+            f"<b>{self._field} = {value}</b>",
             f"threadIdx = {t['threadIdx']}",
             f"blockIdx = {t['blockIdx']}",
             f"cuda.grid(1) = {t['grid1']}",
@@ -571,14 +634,28 @@ class IndexMap(QWidget):
         """Show the tooltip for ``cell`` (None hides it); returns its text."""
         from PySide6.QtWidgets import QToolTip
 
+        self._hovered = cell
         if cell is None:
             self.last_tooltip = ""
             QToolTip.hideText()
         else:
             self.last_tooltip = self.tooltip_for(cell)
-            QToolTip.showText(global_pos or QCursor.pos(), self.last_tooltip, self.view)
+            self._hover_pos = global_pos or QCursor.pos()
+            QToolTip.showText(self._hover_pos, self.last_tooltip, self.view)
         self.cellHovered.emit(cell)
         return self.last_tooltip
+
+    def hovered(self) -> Cell | None:
+        return self._hovered
+
+    def refresh_hover(self) -> None:
+        """Rewrite the tooltip of the hovered cell (its record has just arrived)."""
+        from PySide6.QtWidgets import QToolTip
+
+        if self._hovered is not None and self._recording is not None:
+            self.last_tooltip = self.tooltip_for(self._hovered)
+            if QToolTip.isVisible():
+                QToolTip.showText(self._hover_pos, self.last_tooltip, self.view)
 
     def pin(self, cell: Cell) -> None:
         """Select ``cell``'s thread: outline it and tell the inspector."""

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
@@ -33,6 +32,7 @@ from simtviz.core.window import Window, choose_window
 from simtviz.qt.index_map import Cell, IndexMap
 from simtviz.qt.launch_error_dialog import show_launch_error
 from simtviz.qt.launch_panel import LaunchPanel
+from simtviz.qt.map_data import device_images, is_device
 from simtviz.qt.progress_panel import ProgressPanel
 from simtviz.qt.settings import (
     DEFAULT_BUDGET_THREADS,
@@ -88,23 +88,41 @@ def record_job(
     budget: int = GUI_BUDGET_THREADS,
     origin: tuple[int, int, int] = (0, 0, 0),
 ) -> Any:
-    """Worker-thread work for one run: record, then bring the fields to the host (GPU records)."""
+    """Worker-thread work for one run. A GPU record stays on the device: the map asks for its images
+    and the inspector for single threads in later worker jobs (``simtviz.qt.map_data``)."""
 
     def work(backend: Backend, progress: Any) -> Recording:
         window = window_for(backend, config, budget, origin)
-        recording = backend.record(config, window, force=force, progress=progress)
-        if recording.xp is not np:
-            # CuPy arrays never reach the GUI thread: copy them to host memory here, on the worker.
-            recording = backend.to_host(recording)  # type: ignore[attr-defined]
-        return recording
+        return backend.record(config, window, force=force, progress=progress)
+
+    return work
+
+
+def thread_job(recording: Recording, row: int) -> Any:
+    """One thread's record of a device recording, fetched on the worker (a few bytes cross)."""
+    return lambda _backend, _progress: (recording, row, recording.thread_at(row))
+
+
+def export_job(recording: Recording, fmt: str, target: Path) -> Any:
+    """Write a device recording's records: copy to the host (pinned, when the backend can) on the worker."""
+
+    def work(backend: Backend, _progress: Any) -> Path:
+        to_host = getattr(backend, "to_host", None)
+        host = to_host(recording) if to_host is not None else recording
+        return host.save_csv(target) if fmt == "csv" else host.save_npz(target)
 
     return work
 
 
 class MainWindow(QMainWindow):
     def __init__(
-        self, backend: str = "sim", settings: QSettings | None = None, parent: QWidget | None = None
+        self,
+        backend: str = "sim",
+        settings: QSettings | None = None,
+        parent: QWidget | None = None,
+        backend_factory: Any = None,
     ) -> None:
+        """``backend_factory`` (a callable returning a Backend) replaces ``backend``: for tests."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("simtviz — CUDA thread indexing, recorded")
@@ -120,8 +138,12 @@ class MainWindow(QMainWindow):
         self._run_started = 0.0
         self._closing = False
         self._too_large_box: QMessageBox | None = None
+        # Threads of a device recording fetched so far (row → record), and the row each kind of
+        # fetch ("thread" for hover, "pin") waits for; the bridge drops all but the latest per kind.
+        self._threads: dict[int, dict[str, Any]] = {}
+        self._fetching: dict[str, int] = {}
 
-        self.bridge = WorkerBridge(_backend_factory(backend), self)
+        self.bridge = WorkerBridge(backend_factory or _backend_factory(backend), self)
         self.bridge.ready.connect(self._on_backend_ready)
         self.bridge.backendFailed.connect(self._on_backend_failed)
         self.bridge.busyChanged.connect(self._on_busy)
@@ -159,6 +181,8 @@ class MainWindow(QMainWindow):
         self.indexMap.threadPinned.connect(self._on_pinned)
         self.indexMap.cellHovered.connect(self._on_hovered)
         self.indexMap.planeChanged.connect(lambda _z: self.inspector.clear())
+        self.indexMap.imagesRequested.connect(self._request_images)
+        self.indexMap.thread_lookup = self.thread_record
         self.progressPanel = ProgressPanel()
         self.progressPanel.cancelButton.clicked.connect(self.cancel)
         centre = QWidget()
@@ -350,6 +374,7 @@ class MainWindow(QMainWindow):
     def _on_recorded(self, recording: Recording) -> None:
         self.progressPanel.finish()
         self.recording = recording
+        self._threads, self._fetching = {}, {}
         self.indexMap.set_recording(recording)
         self.inspector.clear()
         self.last_run_to_map_s = time.perf_counter() - self._run_started
@@ -425,6 +450,58 @@ class MainWindow(QMainWindow):
         self._too_large_box = box
         box.open()
 
+    # --- device recordings: images and threads through the worker ----------------------------
+    def _request_images(self, recording: Recording, field: str, planes: tuple[int, ...]) -> None:
+        self.bridge.submit(
+            "image",
+            lambda _backend, _progress: device_images(recording, field, planes),
+            on_result=self.indexMap.set_images,
+            on_error=self._on_fetch_error,
+            quiet=True,
+        )
+
+    def thread_record(self, row: int, kind: str = "thread") -> dict[str, Any] | None:
+        """Row ``row`` of the recording shown: at once from host records, else fetched (None for now)."""
+        rec = self.recording
+        if rec is None:
+            return None
+        if not is_device(rec):
+            return rec.thread_at(row)
+        if row in self._threads:
+            return self._threads[row]
+        if self._fetching.get(kind) != row:
+            self._fetching[kind] = row
+            # Hover and pin have their own kinds: a newer hover drops an older hover, never a pin.
+            self.bridge.submit(
+                kind,
+                thread_job(rec, row),
+                on_result=lambda result, kind=kind: self._on_thread(kind, result),
+                on_error=self._on_fetch_error,
+                quiet=True,
+            )
+        return None
+
+    def _on_thread(self, kind: str, result: tuple[Recording, int, dict[str, Any]]) -> None:
+        recording, row, t = result
+        if self._fetching.get(kind) == row:
+            del self._fetching[kind]
+        if recording is not self.recording:
+            return  # a fetch for a map that is no longer shown
+        self._threads[row] = t
+        hovered = self.indexMap.hovered()
+        if hovered is not None and self.indexMap.row_of(hovered) == row:
+            self.indexMap.refresh_hover()
+            self._on_hovered(hovered)
+        pinned = self.indexMap.pinned()
+        if pinned is not None and self.indexMap.row_of(pinned) == row and self.inspector.row == row:
+            self._on_pinned(pinned)
+
+    def _on_fetch_error(self, exc: BaseException, tb: str) -> None:
+        self._fetching.clear()
+        self.last_error = exc
+        log.warning("fetching from the GPU failed: %s\n%s", exc, tb)
+        self.statusBar().showMessage(f"Could not read the record from the GPU: {exc}", 10000)
+
     # --- inspector ------------------------------------------------------------------------------
     def _on_pinned(self, cell: Cell) -> None:
         if self.recording is None:
@@ -433,12 +510,17 @@ class MainWindow(QMainWindow):
         where = f"Map row {cell.row}, column {cell.col}"
         if self.recording.config.rank == 3:
             where += f", z-plane {self.recording.window.origin[2] + cell.plane}"
-        self.inspector.show_thread(self.recording, row, where)
+        t = self.thread_record(row, "pin")
+        if t is None:
+            self.inspector.show_fetching(row, where)
+        else:
+            self.inspector.show_thread(self.recording, row, where, t)
 
     def _on_hovered(self, cell: Cell | None) -> None:
         if cell is not None and self.recording is not None:
-            t = self.recording.thread_at(self.indexMap.row_of(cell))
-            self.statusBar().showMessage(f"threadIdx {t['threadIdx']}, blockIdx {t['blockIdx']}", 3000)
+            t = self.thread_record(self.indexMap.row_of(cell))
+            text = f"threadIdx {t['threadIdx']}, blockIdx {t['blockIdx']}" if t else "…"
+            self.statusBar().showMessage(text, 3000)
 
     # --- view -----------------------------------------------------------------------------------
     def _restyle(self) -> None:
@@ -522,6 +604,16 @@ class MainWindow(QMainWindow):
             path = chosen
         target = Path(path)
         rec = self.recording
+        if is_device(rec):
+            # GPU records are copied to the host on the worker; the result is reported when written.
+            self.statusBar().showMessage(f"Copying the records from the GPU to {target} …")
+            self.bridge.submit(
+                "export",
+                export_job(rec, fmt, target),
+                on_result=lambda written: self.statusBar().showMessage(f"Saved {written}", 8000),
+                on_error=lambda exc, _tb: self._export_failed(exc),
+            )
+            return target
         save = rec.save_csv if fmt == "csv" else rec.save_npz
         return self._export(lambda: save(target), target)
 
@@ -529,14 +621,17 @@ class MainWindow(QMainWindow):
         try:
             written = write()
         except (ExportError, OSError) as exc:
-            self.last_error = exc
-            box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", str(exc), parent=self)
-            box.setObjectName("exportErrorDialog")
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            box.open()
+            self._export_failed(exc)
             return None
         self.statusBar().showMessage(f"Saved {written}", 8000)
         return written
+
+    def _export_failed(self, exc: BaseException) -> None:
+        self.last_error = exc
+        box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", str(exc), parent=self)
+        box.setObjectName("exportErrorDialog")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
 
     # --- closing --------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -141,6 +141,11 @@ class ThreadInspector(QWidget):
         font.setPointSize(size)
         self.browser.document().setDefaultFont(font)
 
+    def show_fetching(self, row: int, where: str = "") -> None:
+        """A device recording's thread is on its way from the GPU."""
+        self._row = row
+        self.browser.setHtml(f"<p>{html.escape(where)}</p><p>Fetching this thread's record …</p>")
+
     def clear(self) -> None:
         self._row = None
         self.browser.setHtml("<p>Click a cell of the map to pin its thread here.</p>")
@@ -153,9 +158,12 @@ class ThreadInspector(QWidget):
         """Plain text now shown (what tests and screen readers see)."""
         return self.browser.toPlainText()
 
-    def show_thread(self, recording: Recording, row: int, where: str = "") -> None:
+    def show_thread(
+        self, recording: Recording, row: int, where: str = "", thread: dict[str, Any] | None = None
+    ) -> None:
+        """Show ``thread`` (``recording.thread_at(row)``, read here when not given: host recordings)."""
         self._row = row
-        t = recording.thread_at(row)
+        t = thread if thread is not None else recording.thread_at(row)
         table = "".join(
             f"<tr><td style='padding-right:12px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
             for k, v in value_lines(recording, t)

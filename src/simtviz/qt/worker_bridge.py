@@ -15,7 +15,8 @@ class WorkerBridge(QObject):
     """Owns the one ``Worker``; every ``submit`` callback runs on the GUI thread.
 
     Results for a job that is no longer the latest of its ``kind`` are dropped (a stale request),
-    so a slow run can never overwrite a newer one.
+    so a slow run can never overwrite a newer one. ``quiet`` jobs (a map image, one thread's record)
+    do not make the bridge busy: fetching a tooltip must not grey out Run.
     """
 
     ready = Signal(object)  # Backend
@@ -54,16 +55,19 @@ class WorkerBridge(QObject):
         on_result: Callable[[Any], None] | None = None,
         on_error: Callable[[BaseException, str], None] | None = None,
         on_progress: Callable[[float], None] | None = None,
+        quiet: bool = False,
     ) -> Job:
         """Run ``work(backend, progress)`` on the worker; callbacks come back on the GUI thread."""
-        self._running += 1
-        if self._running == 1:
-            self.busyChanged.emit(True)
+        if not quiet:
+            self._running += 1
+            if self._running == 1:
+                self.busyChanged.emit(True)
 
         def finish(job: Job) -> bool:
-            self._running -= 1
-            if self._running == 0:
-                self.busyChanged.emit(False)
+            if not quiet:
+                self._running -= 1
+                if self._running == 0:
+                    self.busyChanged.emit(False)
             return self._latest.get(job.kind) == job.id
 
         def result(job: Job, value: Any) -> None:

@@ -104,27 +104,19 @@ def test_devices_json_lists_the_simulator_limits(capsys: pytest.CaptureFixture[s
     assert sim["limits"]["max_grid"] == [2**31 - 1, 65535, 65535]
 
 
+def simtviz_in_a_fresh_process(backend: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m simtviz ARGS`` as a student runs it, with numba not yet decided."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env["SIMTVIZ_BACKEND"] = backend
+    return subprocess.run(
+        [sys.executable, "-m", "simtviz", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
 def test_python_dash_m_in_a_fresh_process(tmp_path: Path) -> None:
-    """The real entry point, as a student runs it: exit code and stderr, no traceback."""
-    env = {**os.environ, "SIMTVIZ_BACKEND": "sim"}
-    env.pop("NUMBA_ENABLE_CUDASIM", None)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "simtviz",
-            "record",
-            "--grid",
-            "2048",
-            "--block",
-            "2048",
-            "--out",
-            str(tmp_path / "x.npz"),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
+    """The real entry point: exit code and stderr, no traceback."""
+    proc = simtviz_in_a_fresh_process(
+        "sim", "record", "--grid", "2048", "--block", "2048", "--out", str(tmp_path / "x.npz")
     )
     assert proc.returncode == 3
     assert proc.stderr.splitlines()[0] == DRIVER_INVALID_VALUE
@@ -132,25 +124,8 @@ def test_python_dash_m_in_a_fresh_process(tmp_path: Path) -> None:
 
 
 def test_asking_for_the_gpu_without_one_says_so(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
-    env["SIMTVIZ_BACKEND"] = "gpu"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "simtviz",
-            "record",
-            "--grid",
-            "4",
-            "--block",
-            "32",
-            "--out",
-            str(tmp_path / "x.npz"),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
+    proc = simtviz_in_a_fresh_process(
+        "gpu", "record", "--grid", "4", "--block", "32", "--out", str(tmp_path / "x.npz")
     )
     if proc.returncode == 0:
         pytest.skip("this machine has a GPU")

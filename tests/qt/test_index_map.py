@@ -111,3 +111,46 @@ def test_1d_inspector_formula_reads_like_the_chapter(qtbot, window, run_launch) 
     assert lines[0].startswith("idx = threadIdx.x + blockIdx.x * blockDim.x = 3 + 2 × 8 = 19")
     window.findChild(QWidget, "indexMap").pin(Cell(0, 2, 3))
     assert "= 3 + 2 × 8 = 19" in window.findChild(QWidget, "threadInspector").text()
+
+
+def test_a_2048_square_map_draws_quickly_with_bounded_borders(qtbot) -> None:
+    """4 million cells: no per-cell objects, borders only where the zoom resolves them."""
+    import time
+
+    from PySide6.QtCore import QRectF
+
+    from simtviz.core.recording import Recording
+    from simtviz.core.window import Window
+    from simtviz.qt.index_map import MIN_BORDER_SPACING_PX, IndexMap
+
+    config = LaunchConfig.of((256, 256, 1), (8, 8, 1))
+    window = Window.full(config)
+    fields = {name: expected_field(name, config, window) for name in ("grid3", "blockIdx", "threadIdx")}
+    rec = Recording(config, window, fields, "gpu:oracle")
+    view = IndexMap()
+    qtbot.addWidget(view)
+    view.resize(1200, 800)
+    view.show()
+    qtbot.waitExposed(view)
+
+    started = time.perf_counter()
+    view.set_recording(rec)
+    view.view.grab()
+    elapsed = time.perf_counter() - started
+    assert elapsed < 3.0, f"drawing 2048 × 2048 took {elapsed:.2f} s"
+    assert view.current_image().shape == (2048, 2048)
+    assert len(view.plot.items) < 20  # an image, text, borders: never one item per cell
+    borders = view._tiles[0].borders
+    # Fitted, 256 blocks across ~730 px (under 3 px each) are too close to draw: the outline only.
+    assert borders.last_resolved == (False, False)
+    assert borders.last_line_count <= 4 + (1200 + 800) / MIN_BORDER_SPACING_PX
+
+    # Zoomed into 40 × 40 cells every block edge in view (one each 8 cells) is drawn.
+    view.plot.vb.setRange(QRectF(99.5, 199.5, 40, 40), padding=0)
+    view.view.grab()
+    assert borders.last_resolved == (True, True)
+    assert 4 + 2 * 4 <= borders.last_line_count <= 4 + 2 * 12  # the view is wider than 40 (aspect)
+    view.set_color_field("blockIdx.x")
+    view.plot.vb.setRange(QRectF(99.5, 199.5, 40, 40), padding=0)
+    view.view.grab()
+    assert view.current_image()[200, 100] == 100 // 8

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLineF, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -60,23 +60,55 @@ CATEGORICAL = np.array(
 UNKNOWN_RGB = np.array((150, 150, 150), dtype=np.uint8)  # -1: a value this backend cannot know
 SEQUENTIAL = "viridis"
 MAX_TILES = 64  # tiled 3-D view: more planes than this are reachable with the slider only
-MAX_BORDER_LINES = 4000  # block borders beyond this would be a grey smear, and slow
+# Block borders closer than this on screen are not drawn: they would merge into a grey smear. So
+# at most (view width + height) / this many lines are drawn, whatever the size of the map.
+MIN_BORDER_SPACING_PX = 4.0
 MAX_TEXT_CELLS = 3000  # value text is drawn only when this few cells are visible
 
 
+def _rgba_lut(colors: np.ndarray) -> np.ndarray:
+    """uint32 entries that read as (r, g, b, 255) bytes in memory; the last entry is UNKNOWN_RGB."""
+    table = np.empty((len(colors) + 1, 4), dtype=np.uint8)
+    table[:-1, :3] = colors
+    table[-1, :3] = UNKNOWN_RGB
+    table[:, 3] = 255
+    return table.view(np.uint32).ravel()
+
+
+_CATEGORICAL_LUT = _rgba_lut(CATEGORICAL)
+_SEQUENTIAL_LUT: np.ndarray | None = None
+
+
 def colorize(values: np.ndarray, categorical: bool, levels: tuple[float, float]) -> np.ndarray:
-    """RGB (rows, cols, 3) uint8 for ``values``; -1 (unknown) is grey."""
+    """RGBA (rows, cols, 4) uint8 for ``values``; -1 (unknown) is grey.
+
+    One small lookup table indexed once per cell (uint32 entries): about 0.1 s for 2^24 cells,
+    where indexing an (n, 3) table and copying took 1 s.
+    """
+    global _SEQUENTIAL_LUT
     unknown = values < 0
     if categorical:
-        rgb = CATEGORICAL[np.mod(values, len(CATEGORICAL))]
+        small = values
+        if values.size and values.dtype.itemsize > 4 and values.min() >= -(2**31) and values.max() < 2**31:
+            small = values.astype(np.int32)  # int64 remainder is ten times slower than int32
+        idx = np.remainder(small, len(CATEGORICAL)).astype(np.uint8)
+        idx[unknown] = len(CATEGORICAL)
+        lut = _CATEGORICAL_LUT
     else:
-        lut = pg.colormap.get(SEQUENTIAL).getLookupTable(nPts=256, alpha=False)
+        if _SEQUENTIAL_LUT is None:
+            _SEQUENTIAL_LUT = _rgba_lut(pg.colormap.get(SEQUENTIAL).getLookupTable(nPts=256, alpha=False))
         lo, hi = levels
-        scaled = (values.astype(np.float64) - lo) / max(hi - lo, 1e-12)
-        rgb = lut[np.clip(np.rint(scaled * 255), 0, 255).astype(np.intp)]
-    rgb = np.array(rgb, dtype=np.uint8)
-    rgb[unknown] = UNKNOWN_RGB
-    return rgb
+        # float32 is exact enough for 256 colours and halves the memory traffic of float64.
+        scaled = values.astype(np.float32)
+        scaled -= np.float32(lo)
+        scaled *= np.float32(255.0 / max(hi - lo, 1e-12))
+        scaled += np.float32(0.5)
+        np.clip(scaled, 0, 255, out=scaled)
+        idx = scaled.astype(np.uint16)
+        idx[unknown] = 256
+        lut = _SEQUENTIAL_LUT
+    # Plain indexing: np.take with a 2-D index array is ten times slower here.
+    return lut[idx].view(np.uint8).reshape(*values.shape, 4)
 
 
 def light_text_mask(rgb: np.ndarray) -> np.ndarray:
@@ -102,9 +134,10 @@ class CellTextItem(pg.GraphicsObject):
         self.font = QFont()
         self.font.setBold(True)
 
-    def set_data(self, values: np.ndarray, white: np.ndarray, origin: tuple[float, float]) -> None:
+    def set_data(self, values: np.ndarray, rgb: np.ndarray, origin: tuple[float, float]) -> None:
+        """``rgb``: the cells' colours; text colour is worked out only for cells shown with text."""
         self.prepareGeometryChange()
-        self._values, self._white, self._origin = values, white, origin
+        self._values, self._white, self._origin = values, rgb, origin
         rows, cols = values.shape
         self._rect = QRectF(origin[0] - 0.5, origin[1] - 0.5, cols, rows)
         largest = int(np.abs(values).max()) if values.size else 0
@@ -115,9 +148,9 @@ class CellTextItem(pg.GraphicsObject):
         return self._rect
 
     def paint(self, painter: QPainter, *args: Any) -> None:
-        values, white = self._values, self._white
+        values, rgb = self._values, self._white
         vb = self.getViewBox()
-        if values is None or white is None or vb is None:
+        if values is None or rgb is None or vb is None:
             return
         t = painter.transform()
         cell_w, cell_h = abs(t.m11()), abs(t.m22())
@@ -142,6 +175,8 @@ class CellTextItem(pg.GraphicsObject):
         r1 = min(rows, math.ceil(view.bottom() - oy + 0.5))
         if c1 <= c0 or r1 <= r0 or (c1 - c0) * (r1 - r0) > MAX_TEXT_CELLS:
             return
+        white = np.zeros(values.shape, dtype=bool)
+        white[r0:r1, c0:c1] = light_text_mask(rgb[r0:r1, c0:c1])
         painter.save()
         painter.resetTransform()
         painter.setFont(font)
@@ -155,6 +190,74 @@ class CellTextItem(pg.GraphicsObject):
         painter.restore()
 
 
+class BlockBorderItem(pg.GraphicsObject):
+    """Block borders of one tile, drawn for the part in view and only where they can be told apart.
+
+    A map of 2^24 threads has millions of block edges; a curve through all of them is slow to
+    build and draws as a smear. Here each paint works out the edges inside the visible range, and
+    draws the inner ones only when neighbouring edges are at least ``MIN_BORDER_SPACING_PX``
+    apart on screen, so the count stays bounded by the view's size; zooming in shows them all.
+    The tile's outline is always drawn. The pen is cosmetic: the same width at any zoom.
+    """
+
+    def __init__(self, pen: QPen) -> None:
+        super().__init__()
+        self.pen = QPen(pen)
+        self.pen.setCosmetic(True)
+        self._rect = QRectF()
+        self._x = (1.0, 0.0)  # (step, first edge offset) in cells, along x
+        self._y = (1.0, 0.0)
+        self.last_line_count = 0  # lines drawn by the last paint: for tests and benchmarks
+        self.last_resolved = (True, True)  # whether inner x/y edges were drawn
+
+    def set_grid(self, rect: QRectF, step_x: int, first_x: int, step_y: int, first_y: int) -> None:
+        self.prepareGeometryChange()
+        self._rect = QRectF(rect)
+        self._x, self._y = (float(max(1, step_x)), float(first_x)), (float(max(1, step_y)), float(first_y))
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-1, -1, 1, 1)
+
+    @staticmethod
+    def _edges(lo: float, hi: float, origin: float, step: float, first: float) -> np.ndarray:
+        start = math.ceil((lo - origin - first) / step)
+        stop = math.floor((hi - origin - first) / step)
+        if stop < start:
+            return np.empty(0)
+        return origin + first + step * np.arange(start, stop + 1, dtype=float)
+
+    def paint(self, painter: QPainter, *args: Any) -> None:
+        vb = self.getViewBox()
+        rect = self._rect
+        if vb is None or rect.isEmpty():
+            return
+        view = vb.viewRect().intersected(rect)
+        t = painter.transform()
+        px_x, px_y = abs(t.m11()) + abs(t.m21()), abs(t.m22()) + abs(t.m12())
+        lines = [
+            QLineF(rect.topLeft(), rect.topRight()),
+            QLineF(rect.bottomLeft(), rect.bottomRight()),
+            QLineF(rect.topLeft(), rect.bottomLeft()),
+            QLineF(rect.topRight(), rect.bottomRight()),
+        ]
+        resolved_x = self._x[0] * px_x >= MIN_BORDER_SPACING_PX
+        resolved_y = self._y[0] * px_y >= MIN_BORDER_SPACING_PX
+        if not view.isEmpty():
+            top, bottom = max(view.top(), rect.top()), min(view.bottom(), rect.bottom())
+            left, right = max(view.left(), rect.left()), min(view.right(), rect.right())
+            if resolved_x:
+                for x in self._edges(view.left(), view.right(), rect.left(), *self._x):
+                    lines.append(QLineF(x, top, x, bottom))
+            if resolved_y:
+                for y in self._edges(view.top(), view.bottom(), rect.top(), *self._y):
+                    lines.append(QLineF(left, y, right, y))
+        painter.setPen(self.pen)
+        painter.drawLines(lines)
+        self.last_line_count = len(lines)
+        self.last_resolved = (resolved_x, resolved_y)
+
+
 @dataclass
 class _Tile:
     """One z-plane drawn at an offset: its image, value text, block borders and caption."""
@@ -163,7 +266,7 @@ class _Tile:
     origin: tuple[float, float]
     image: pg.ImageItem
     text: CellTextItem
-    borders: pg.PlotCurveItem
+    borders: BlockBorderItem
     caption: pg.TextItem | None
 
 
@@ -458,20 +561,20 @@ class IndexMap(QWidget):
     ) -> _Tile:
         rows, cols = values.shape
         rgb = colorize(values, categorical, self._levels)
-        image = pg.ImageItem(rgb, axisOrder="row-major")
-        image.setRect(QRectF(origin[0] - 0.5, origin[1] - 0.5, cols, rows))
+        # Maps larger than the screen are drawn downsampled to the pixels shown (pyqtgraph
+        # averages the colours); zooming in redraws the visible part at full detail.
+        image = pg.ImageItem(rgb, axisOrder="row-major", autoDownsample=True)
+        rect = QRectF(origin[0] - 0.5, origin[1] - 0.5, cols, rows)
+        image.setRect(rect)
         self.plot.addItem(image)
         text = CellTextItem()
         text.font.setPointSize(12)
-        text.set_data(values, light_text_mask(rgb), origin)
+        text.set_data(values, rgb, origin)
         text.setZValue(10)
         self.plot.addItem(text)
-        borders = pg.PlotCurveItem(
-            connect="pairs", pen=pg.mkPen(self._palette.border, width=3 if self._presentation else 2)
-        )
+        borders = BlockBorderItem(pg.mkPen(self._palette.border, width=3 if self._presentation else 2))
         borders.setZValue(20)
-        xs, ys = self._border_segments(origin, rows, cols)
-        borders.setData(xs, ys)
+        borders.set_grid(rect, *self._border_grid())
         self.plot.addItem(borders, ignoreBounds=True)
         caption = None
         if self.is_tiled():
@@ -482,32 +585,16 @@ class IndexMap(QWidget):
             self.plot.addItem(caption)
         return _Tile(plane, origin, image, text, borders, caption)
 
-    def _border_segments(
-        self, origin: tuple[float, float], rows: int, cols: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Segments (pairs of points) along every block edge inside the tile."""
+    def _border_grid(self) -> tuple[int, int, int, int]:
+        """(step x, first x edge, step y, first y edge) in cells from the tile's left/top edge."""
         rec = self._recording
         assert rec is not None
-        left, top = origin[0] - 0.5, origin[1] - 0.5
+        _planes, _rows, cols = rec.plane_shape()
         if rec.config.rank == 1:
-            step_x, step_y, first_x, first_y = cols, 1, 0, 0
-        else:
-            bx, by = rec.config.block.x, rec.config.block.y
-            wx, wy, _ = rec.window.origin
-            step_x, step_y = bx, by
-            first_x, first_y = (-wx) % bx, (-wy) % by
-        xs_v = np.arange(first_x, cols + 1, step_x, dtype=float)
-        ys_h = np.arange(first_y, rows + 1, step_y, dtype=float)
-        edges_x = np.unique(np.concatenate([[0.0, float(cols)], xs_v]))
-        edges_y = np.unique(np.concatenate([[0.0, float(rows)], ys_h]))
-        if len(edges_x) + len(edges_y) > MAX_BORDER_LINES:
-            edges_x = np.array([0.0, float(cols)])
-            edges_y = np.array([0.0, float(rows)])
-        vx = np.repeat(edges_x + left, 2)
-        vy = np.tile([top, top + rows], len(edges_x))
-        hx = np.tile([left, left + cols], len(edges_y))
-        hy = np.repeat(edges_y + top, 2)
-        return np.concatenate([vx, hx]), np.concatenate([vy, hy])
+            return cols, 0, 1, 0  # one row per block: a border between every two rows
+        bx, by = rec.config.block.x, rec.config.block.y
+        wx, wy, _ = rec.window.origin
+        return bx, (-wx) % bx, by, (-wy) % by
 
     def _set_axis_labels(self) -> None:
         rec = self._recording

@@ -92,7 +92,7 @@ def test_closing_the_window_mid_run_does_not_hang(qtbot, window) -> None:
     backend = window.bridge.backend
     started = time.perf_counter()
     window.close()
-    assert time.perf_counter() - started < 3.0
+    assert time.perf_counter() - started <= 2.0
     assert backend._proc is None  # the simulator's child process is gone
 
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.backends.base import Backend, estimate_seconds, format_duration
-from simtviz.core.errors import Cancelled, LaunchRejected, LaunchTooLarge
+from simtviz.core.errors import BackendUnavailable, Cancelled, LaunchRejected, LaunchTooLarge, SimtvizError
 from simtviz.core.files import ExportError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DeviceLimits
@@ -138,6 +138,7 @@ class MainWindow(QMainWindow):
         self._run_started = 0.0
         self._closing = False
         self._too_large_box: QMessageBox | None = None
+        self._no_backend = False
         # Threads of a device recording fetched so far (row → record), and the row each kind of
         # fetch ("thread" for hover, "pin") waits for; the bridge drops all but the latest per kind.
         self._threads: dict[int, dict[str, Any]] = {}
@@ -314,18 +315,43 @@ class MainWindow(QMainWindow):
 
     # --- backend ----------------------------------------------------------------------------
     def _on_backend_ready(self, backend: Backend) -> None:
+        self._no_backend = False
+        self.launchPanel.runButton.setEnabled(not self.bridge.busy)
+        self.runAction.setEnabled(not self.bridge.busy)
         info = backend.info()
         self.backendLabel.setText(info.label)
         self.launchPanel.set_limits(info.limits, info.kind)
 
     def _on_backend_failed(self, exc: BaseException, tb: str) -> None:
+        """No backend (e.g. ``--backend gpu`` without a driver): say so, disable Run, offer the simulator."""
         self.backendLabel.setText(f"No backend: {exc}")
         self.last_error = exc
+        self._no_backend = True
+        self.launchPanel.runButton.setEnabled(False)
+        self.runAction.setEnabled(False)
+        self.launchPanel.runButton.setToolTip("No backend could start; use the CPU simulator instead.")
+        if self.findChild(QMessageBox, "backendErrorDialog") is not None:
+            return
         box = QMessageBox(QMessageBox.Icon.Critical, "Backend unavailable", str(exc), parent=self)
         box.setObjectName("backendErrorDialog")
-        box.setInformativeText("Start simtviz with --backend sim to use the CUDA simulator on the CPU.")
-        box.setDetailedText(tb)
+        box.setInformativeText(
+            "The CUDA simulator runs the same kernels on the CPU (slowly, without SM or clock readings)."
+        )
+        self.useSimButton = box.addButton("Use the CPU simulator", QMessageBox.ButtonRole.AcceptRole)
+        self.useSimButton.setObjectName("useSimulatorButton")
+        box.addButton(QMessageBox.StandardButton.Close)
+        if not isinstance(exc, SimtvizError):  # an unexpected failure: keep its traceback for a report
+            box.setDetailedText(tb)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.useSimButton.clicked.connect(self.use_simulator)
         box.open()
+
+    def use_simulator(self) -> None:
+        """Start the CUDA simulator in place of the backend that failed."""
+        self.backendLabel.setText("Starting the CPU simulator…")
+        self.launchPanel.runButton.setToolTip("Launch the instrumented kernel (Ctrl+R or F5)")
+        self._no_backend = False
+        self.bridge.restart(_backend_factory("sim"))
 
     def limits(self) -> DeviceLimits:
         backend = self.bridge.backend
@@ -337,8 +363,8 @@ class MainWindow(QMainWindow):
         return self.bridge.busy
 
     def _on_busy(self, busy: bool) -> None:
-        self.launchPanel.runButton.setEnabled(not busy)
-        self.runAction.setEnabled(not busy)
+        self.launchPanel.runButton.setEnabled(not busy and not self._no_backend)
+        self.runAction.setEnabled(not busy and not self._no_backend)
         if not busy:
             self.progressPanel.finish()
 
@@ -415,18 +441,48 @@ class MainWindow(QMainWindow):
         if isinstance(exc, LaunchRejected):
             self.statusBar().showMessage(f"Launch rejected: {exc.explanation}")
             show_launch_error(self, exc)
+        elif isinstance(exc, LaunchTooLarge) and exc.estimate_s is None:
+            self._out_of_memory(exc)
         elif isinstance(exc, LaunchTooLarge):
             self._ask_to_force(exc)
         elif isinstance(exc, Cancelled):
             self.statusBar().showMessage("Run cancelled; the previous map is still shown.", 8000)
+        elif isinstance(exc, BackendUnavailable):
+            self._on_backend_failed(exc, "")
         else:
             box = QMessageBox(
                 QMessageBox.Icon.Warning, "The run failed", str(exc).split("\n")[0], parent=self
             )
             box.setObjectName("runErrorDialog")
-            box.setDetailedText(f"{exc}\n\n{tb}")
+            box.setInformativeText(
+                "The previous map is still shown; the app works on. Try the launch again or another one."
+                if self.recording is not None
+                else "The app works on: try the launch again or another one."
+            )
+            # A traceback only for what simtviz did not expect; its own errors are said in words.
+            box.setDetailedText(str(exc) if isinstance(exc, SimtvizError) else f"{exc}\n\n{tb}")
             box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             box.open()
+
+    def _out_of_memory(self, exc: LaunchTooLarge) -> None:
+        """The device has too little memory for the window's records: forcing cannot help."""
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, "Not enough GPU memory", str(exc).split(" — ")[0], parent=self
+        )
+        box.setObjectName("outOfMemoryDialog")
+        budget = self.windowPanel.budget()
+        smaller = max(1, budget // 4)
+        box.setInformativeText(
+            f"The launch itself is valid. Its recording window ({budget:,} threads at most) needs more "
+            f"memory than the GPU has free. Record a smaller window: lower the recording budget "
+            f"(Recording window → Budget), e.g. to {smaller:,} threads, and press Run again."
+        )
+        box.setDetailedText(str(exc))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.statusBar().showMessage(
+            "Not enough GPU memory for the recording; the previous map stays.", 15000
+        )
+        box.open()
 
     def _ask_to_force(self, exc: LaunchTooLarge) -> None:
         box = QMessageBox(

@@ -30,11 +30,25 @@ class WorkerBridge(QObject):
         self._running = 0
         self.backend: Backend | None = None
         self._deliver.connect(self._on_deliver)
-        self._worker = Worker(
+        self._worker = self._start(backend_factory)
+
+    def _start(self, backend_factory: Callable[[], Backend]) -> Worker:
+        return Worker(
             backend_factory,
             on_ready=lambda b: self._deliver.emit(self._set_ready, (b,)),
             on_backend_error=lambda e, tb: self._deliver.emit(self.backendFailed.emit, (e, tb)),
         )
+
+    def restart(self, backend_factory: Callable[[], Backend]) -> None:
+        """A new worker with another backend (after the first could not start); same bridge object,
+        so panels holding it keep working."""
+        self._worker.shutdown(1.0)
+        self.backend = None
+        self._latest.clear()
+        if self._running:
+            self._running = 0
+            self.busyChanged.emit(False)
+        self._worker = self._start(backend_factory)
 
     @Slot(object, object)
     def _on_deliver(self, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
@@ -64,7 +78,7 @@ class WorkerBridge(QObject):
                 self.busyChanged.emit(True)
 
         def finish(job: Job) -> bool:
-            if not quiet:
+            if not quiet and self._running > 0:  # jobs of a worker replaced by restart() may still report
                 self._running -= 1
                 if self._running == 0:
                     self.busyChanged.emit(False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider, QWidget
 
 from simtviz.core.launch import LaunchConfig
@@ -86,9 +86,17 @@ def test_hover_and_click_show_thread_in_inspector(qtbot, window, run_launch) -> 
     index_map = window.findChild(QWidget, "indexMap")
     inspector = window.findChild(QWidget, "threadInspector")
     # Row 1, column 19: threadIdx (3, 1, 0), blockIdx (2, 0, 0).
+    nudge = iter(range(10**6))
+
+    def hovered() -> bool:
+        # The view may still settle its range after the first draw: aim again on every try
+        # (a pixel to the side each time, so that each try is a real mouse move).
+        target = index_map.cell_view_pos(Cell(0, 1, 19))
+        qtbot.mouseMove(index_map.view.viewport(), target + QPoint(next(nudge) % 2, 0))
+        return "threadIdx = (3, 1, 0)" in index_map.last_tooltip
+
+    qtbot.waitUntil(hovered)
     pos = index_map.cell_view_pos(Cell(0, 1, 19))
-    qtbot.mouseMove(index_map.view.viewport(), pos)
-    qtbot.waitUntil(lambda: "threadIdx = (3, 1, 0)" in index_map.last_tooltip)
     assert "blockIdx = (2, 0, 0)" in index_map.last_tooltip
 
     qtbot.mouseClick(index_map.view.viewport(), Qt.MouseButton.LeftButton, pos=pos)

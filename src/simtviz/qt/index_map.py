@@ -117,6 +117,30 @@ def light_text_mask(rgb: np.ndarray) -> np.ndarray:
     return luminance < 140
 
 
+class CellImageItem(pg.ImageItem):
+    """An ImageItem that shows maps larger than the screen by picking cells, not averaging them.
+
+    pyqtgraph's autoDownsample averages colours: a 4096 × 4096 map costs ~0.5 s per paint and
+    mixes the colours of neighbouring ids into ones no thread recorded. Striding keeps every shown
+    pixel a real cell's colour and costs a view; zooming in still shows every cell.
+    """
+
+    def render(self) -> None:
+        if not self.autoDownsample or self.image is None:
+            super().render()
+            return
+        xds, yds = self._computeDownsampleFactors()
+        if xds is None:
+            return
+        full = self.image
+        self.image, self.autoDownsample = full[::yds, ::xds], False
+        try:
+            super().render()
+        finally:
+            self.image, self.autoDownsample = full, True
+        self._lastDownsample = (xds, yds)
+
+
 class CellTextItem(pg.GraphicsObject):
     """Writes each visible cell's value in it, once cells are big enough on screen to hold it.
 
@@ -140,8 +164,8 @@ class CellTextItem(pg.GraphicsObject):
         self._values, self._white, self._origin = values, rgb, origin
         rows, cols = values.shape
         self._rect = QRectF(origin[0] - 0.5, origin[1] - 0.5, cols, rows)
-        largest = int(np.abs(values).max()) if values.size else 0
-        self._digits = len(str(largest)) + (1 if values.size and values.min() < 0 else 0)
+        lo, hi = (int(values.min()), int(values.max())) if values.size else (0, 0)
+        self._digits = len(str(max(abs(lo), abs(hi)))) + (1 if lo < 0 else 0)
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -561,9 +585,9 @@ class IndexMap(QWidget):
     ) -> _Tile:
         rows, cols = values.shape
         rgb = colorize(values, categorical, self._levels)
-        # Maps larger than the screen are drawn downsampled to the pixels shown (pyqtgraph
-        # averages the colours); zooming in redraws the visible part at full detail.
-        image = pg.ImageItem(rgb, axisOrder="row-major", autoDownsample=True)
+        # Maps larger than the screen are drawn downsampled to the pixels shown (one cell per
+        # pixel, see CellImageItem); zooming in redraws the visible part at full detail.
+        image = CellImageItem(rgb, axisOrder="row-major", autoDownsample=True)
         rect = QRectF(origin[0] - 0.5, origin[1] - 0.5, cols, rows)
         image.setRect(rect)
         self.plot.addItem(image)

@@ -168,3 +168,23 @@ def test_a_dimension_too_large_for_the_driver_is_rejected_in_words(tmp_path: Pat
     assert code == 3
     assert "too large" in err[0]  # numba's own OverflowError text, verbatim
     assert "4,294,967,296 > 2,147,483,647" in err[1]
+
+
+def test_the_first_launch_of_a_process_reports_kernel_time_without_the_compile(tmp_path: Path) -> None:
+    import os
+    import re
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SIMTVIZ_BACKEND": "gpu"}
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", "-m", "simtviz", "record", "--grid", "64", "--block", "256"]
+        + ["--out", str(tmp_path / "x.npz")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    kernel_ms = float(re.search(r"kernel ([0-9.]+) ms", proc.stdout).group(1))
+    assert kernel_ms < 50, proc.stdout  # the JIT compile (~900 ms) is not counted

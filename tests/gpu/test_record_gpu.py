@@ -177,9 +177,9 @@ def test_the_first_launch_of_a_process_reports_kernel_time_without_the_compile(t
     import sys
 
     env = {**os.environ, "SIMTVIZ_BACKEND": "gpu"}
+    args = ["record", "--grid", "64", "--block", "256", "--out", str(tmp_path / "x.npz")]
     proc = subprocess.run(
-        [sys.executable, "-W", "ignore", "-m", "simtviz", "record", "--grid", "64", "--block", "256"]
-        + ["--out", str(tmp_path / "x.npz")],
+        [sys.executable, "-W", "ignore", "-m", "simtviz", *args],
         capture_output=True,
         text=True,
         env=env,

@@ -377,11 +377,13 @@ class IndexMap(QWidget):
             values=(0, 1), colorMap=pg.colormap.get(SEQUENTIAL), interactive=False, width=22
         )
         self.view.addItem(self.colorBar, row=0, col=1)
+        self.colorBar.setVisible(False)  # until a map is shown
         self._selection = QGraphicsRectItem()
         self._selection.setZValue(30)
         self._selection.setVisible(False)
         self.plot.addItem(self._selection, ignoreBounds=True)
         self._placeholder = pg.TextItem("Press Run to launch the kernel", anchor=(0.5, 0.5))
+        self._placeholder.setFont(QFont(self.font().family(), 16))
         self.plot.addItem(self._placeholder)
         layout.addWidget(self.view, stretch=1)
 
@@ -389,6 +391,7 @@ class IndexMap(QWidget):
         self.view.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         self._show_z_controls(False)
         self.apply_style(self._palette, False)
+        self._rebuild()
 
     # --- contract --------------------------------------------------------------------------
     def current_image(self) -> np.ndarray | None:
@@ -555,6 +558,9 @@ class IndexMap(QWidget):
         shown_any = shape is not None and any(z in self._images for z in self._wanted_planes())
         self._placeholder.setText("Press Run to launch the kernel" if rec is None else "Loading the map…")
         self._placeholder.setVisible(not shown_any)
+        # Axes with no map are noise on a projector: show them with the first map.
+        for axis in ("left", "bottom"):
+            self.plot.showAxis(axis, shown_any)
         if rec is None or shape is None or not shown_any:
             self.colorBar.setVisible(False)
             return
@@ -630,8 +636,9 @@ class IndexMap(QWidget):
             self.plot.setLabel("left", "blockIdx.x (one row per block)", **style)
             self.plot.setLabel("bottom", "threadIdx.x", **style)
         else:
-            self.plot.setLabel("left", "y = cuda.grid(2)[1]", **style)
-            self.plot.setLabel("bottom", "x = cuda.grid(2)[0]", **style)
+            n = rec.config.rank  # a 3-D launch's plane is laid out by cuda.grid(3)'s x and y
+            self.plot.setLabel("left", f"y = cuda.grid({n})[1]", **style)
+            self.plot.setLabel("bottom", f"x = cuda.grid({n})[0]", **style)
         self.plot.setTitle(self._title(), color=self._palette.foreground, size=size)
 
     def _title(self) -> str:

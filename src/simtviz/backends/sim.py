@@ -37,10 +37,11 @@ def sim_info(reason: str = "") -> BackendInfo:
     return BackendInfo("sim", "sim", label, SIM_LIMITS)
 
 
-def allocate_fields(threads: int, buffer: Any = None) -> dict[str, np.ndarray]:
+def allocate_fields(threads: int, buffer: Any = None, fill: bool = True) -> dict[str, np.ndarray]:
     """Record arrays for ``threads`` rows, filled with -1 so unwritten rows show up as mismatches.
 
-    With ``buffer`` (a writable byte buffer, e.g. a memory map) the arrays are views into it.
+    With ``buffer`` (a writable byte buffer, e.g. a memory map) the arrays are views into it;
+    ``fill=False`` leaves a buffer that its owner already filled as it is.
     """
     fields: dict[str, np.ndarray] = {}
     offset = 0
@@ -51,7 +52,8 @@ def allocate_fields(threads: int, buffer: Any = None) -> dict[str, np.ndarray]:
             array = np.full(full_shape, -1, dtype=dtype)
         else:
             array = np.frombuffer(buffer, dtype=dtype, count=count, offset=offset).reshape(full_shape)
-            array.fill(-1)
+            if fill:
+                array.fill(-1)
         offset += count * np.dtype(dtype).itemsize
         fields[name] = array
     return fields

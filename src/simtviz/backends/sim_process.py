@@ -62,7 +62,7 @@ def _serve(conn: Any) -> None:
             config = LaunchConfig.of(grid, block)
             window = Window(origin, size)
             mapped = np.memmap(path, dtype=np.uint8, mode="r+")
-            fields = allocate_fields(window.threads, mapped)
+            fields = allocate_fields(window.threads, mapped, fill=False)  # the parent filled it
             seconds = run_kernel_in_simulator(config, window, fields)
             mapped.flush()
             del fields, mapped

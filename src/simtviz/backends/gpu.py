@@ -152,7 +152,11 @@ class GpuBackend(Backend):
         try:
             stop.synchronize()
         except Exception as exc:  # an error the kernel hit after launch (sticky context error)
-            raise KernelFailed(f"the GPU reported an error after the launch: {exc}") from exc
+            # Such errors (an illegal address, say) are sticky: the CUDA context is unusable after them.
+            raise KernelFailed(
+                f"the GPU reported an error after the launch: {exc}. "
+                "CUDA cannot recover from this in the same process: restart simtviz."
+            ) from exc
         kernel_ms = cp.cuda.get_elapsed_time(start, stop)
         launch_ms = (time.perf_counter() - host_start) * 1000
         t0 = time.perf_counter()

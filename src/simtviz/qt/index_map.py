@@ -823,7 +823,7 @@ class IndexMap(QWidget):
         """The map with its axes and colour bar as PNG bytes (pyqtgraph's ImageExporter)."""
         from pyqtgraph.exporters import ImageExporter
 
-        exporter = ImageExporter(self.view.ci)
+        exporter = ImageExporter(self.view.scene())
         exporter.parameters()["width"] = int(width)
         image = exporter.export(toBytes=True)
         data = QByteArray()

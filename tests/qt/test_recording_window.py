@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QSpinBox, QWidget
 from qt_helpers import RUN_TIMEOUT_MS
 
 from simtviz.core.launch import LaunchConfig
@@ -59,11 +59,11 @@ def test_1d_launch_over_the_budget_records_whole_blocks_of_the_window_and_moves(
     recording = click_and_wait(qtbot, window, "windowDown", recording)
     assert_records_window(recording, Window((64, 0, 0), (64, 1, 1)))
     assert "window x 64–127" in message.text()
-    assert window.findChild(QSpinBox, "windowX").value() == 64
+    assert window.findChild(QDoubleSpinBox, "windowX").value() == 64
     np.testing.assert_array_equal(window.indexMap.current_image().ravel(), np.arange(64, 128))
 
     # An origin typed in the middle of a block snaps to the block's start.
-    window.findChild(QSpinBox, "windowX").setValue(200)
+    window.findChild(QDoubleSpinBox, "windowX").setValue(200)
     recording = click_and_wait(qtbot, window, "windowRecordButton", recording)
     assert_records_window(recording, Window((192, 0, 0), (64, 1, 1)))
     assert not window.findChild(QPushButton, "windowDown").isEnabled()  # the last blocks
@@ -91,3 +91,18 @@ def test_2d_launch_over_the_budget_records_the_window_and_moves_both_ways(qtbot,
     recording = click_and_wait(qtbot, window, "runButton", recording)
     assert recording.window.covers(recording.config)
     assert not window.windowMessage.isVisible()
+
+
+def test_window_origin_reaches_past_int32_on_the_widest_1d_launch(qtbot) -> None:
+    from simtviz.core.launch import LaunchConfig
+    from simtviz.core.window import choose_window
+    from simtviz.qt.window_panel import RecordingWindowPanel
+
+    panel = RecordingWindowPanel(1 << 20)
+    qtbot.addWidget(panel)
+    config = LaunchConfig.of(2**31 - 1, 1024)  # x reaches 2,199,023,254,527
+    far = 2**40 + 5 * 1024
+    panel.set_origin((far, 0, 0))
+    assert panel.origin() == (far, 0, 0)  # not clamped to 2^31 - 1
+    window = choose_window(config, 1 << 20, panel.origin())
+    assert window.origin[0] == far  # a block boundary, inside the launch

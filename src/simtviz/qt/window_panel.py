@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
+    QDoubleSpinBox,
     QGridLayout,
     QGroupBox,
     QLabel,
@@ -21,7 +22,9 @@ from PySide6.QtWidgets import (
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.window import BYTES_PER_THREAD, Window
 
-SPIN_MAX = 2_147_483_647
+# Window origins are global coordinates: a 1-D launch of 2^31 - 1 blocks of 1024 reaches x ≈ 2.2e12,
+# past what a QSpinBox (int32) holds. A double holds every integer up to 2^53 exactly.
+ORIGIN_MAX = 2**53
 # The GUI's budget stays below 2^28 threads (≈24 GiB of records): more would not fit a laptop.
 BUDGET_MAX = 1 << 28
 
@@ -78,10 +81,11 @@ class RecordingWindowPanel(QGroupBox):
         grid.addWidget(self.budgetNote, 1, 1, 1, 3)
 
         grid.addWidget(QLabel("Origin"), 2, 0)
-        self.originSpins: list[QSpinBox] = []
+        self.originSpins: list[QDoubleSpinBox] = []
         for col, axis in enumerate("XYZ", start=1):
-            spin = QSpinBox(objectName=f"window{axis}")
-            spin.setRange(0, SPIN_MAX)
+            spin = QDoubleSpinBox(objectName=f"window{axis}")
+            spin.setDecimals(0)
+            spin.setRange(0, ORIGIN_MAX)
             spin.setPrefix(f"{axis.lower()} ")
             spin.setMinimumWidth(70)
             spin.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -117,12 +121,12 @@ class RecordingWindowPanel(QGroupBox):
         self.budgetSpin.setValue(min(max(1, threads), BUDGET_MAX))
 
     def origin(self) -> tuple[int, int, int]:
-        return tuple(s.value() for s in self.originSpins)  # type: ignore[return-value]
+        return tuple(round(s.value()) for s in self.originSpins)  # type: ignore[return-value]
 
     def set_origin(self, origin: tuple[int, int, int]) -> None:
         for spin, value in zip(self.originSpins, origin, strict=True):
             with QSignalBlocker(spin):
-                spin.setValue(min(value, SPIN_MAX))
+                spin.setValue(min(value, ORIGIN_MAX))
 
     def reset(self) -> None:
         """A new launch configuration: record from its start again."""

@@ -122,3 +122,14 @@ def test_stale_images_are_dropped(qtbot, gpu_window) -> None:
     np.testing.assert_array_equal(
         w.indexMap.current_image(), expected_field("threadIdx", rec.config, rec.window)[:, 0].reshape(12, 32)
     )
+
+
+def test_snapshot_of_a_device_record_copies_only_the_plane_drawn(qtbot, tmp_path) -> None:
+    from simtviz.core.launch import LaunchConfig
+    from simtviz.qt.snapshot import render_snapshot
+
+    recording = FakeGpuBackend().record(LaunchConfig.of((4, 3, 2), (8, 4, 2)))
+    LOG.reset()
+    path = render_snapshot(recording, "global linear index", tmp_path / "snap.png", z=3)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sum(LOG.copied_elements) == 12 * 32  # one 12 × 32 plane, not the record

@@ -12,8 +12,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from simtviz.core.errors import SimtvizError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.recording import COLOR_FIELDS, Recording
@@ -27,10 +25,8 @@ def record_for_snapshot(config: LaunchConfig, backend_flag: str | None, force: b
 
     backend = create_backend(backend_flag, in_process=True)
     window = backend.window_for(config, GUI_BUDGET_THREADS)
-    recording = backend.record(config, window, force=force)
-    if recording.xp is not np:
-        recording = backend.to_host(recording)  # type: ignore[attr-defined]
-    return recording
+    # A GPU record stays on the device: only the plane drawn crosses (render_snapshot).
+    return backend.record(config, window, force=force)
 
 
 def render_snapshot(
@@ -52,6 +48,7 @@ def render_snapshot(
     from PySide6.QtWidgets import QApplication
 
     from simtviz.qt.index_map import IndexMap
+    from simtviz.qt.map_data import device_images, is_device
     from simtviz.qt.theme import PALETTES
 
     app: Any = QApplication.instance() or QApplication(["simtviz-snapshot"])
@@ -64,6 +61,9 @@ def render_snapshot(
         view.set_color_field(color)
         view.set_recording(recording)
         view.set_plane(z)
+        if is_device(recording):
+            # No worker here: compute the one plane now, on this thread, and hand it over.
+            view.set_images(device_images(recording, color, (z,)))
         view.resize(*size)
         view.view.resize(*size)
         view.show()

@@ -181,7 +181,9 @@ class GpuBackend(Backend):
         if getattr(self, "_compiled", False):
             return
         self._compiled = True
-        config = LaunchConfig.of(1, 1)
+        # 64 threads rather than 1: arrays with a single row can type differently (layout) and
+        # would leave the real launches to compile again.
+        config = LaunchConfig.of((2, 2, 2), (2, 2, 2))
         self.record(config, Window.full(config))
 
     def verify_on_device(self, fields: dict[str, Any], config: LaunchConfig, window: Window) -> Verification:

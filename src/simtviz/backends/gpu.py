@@ -188,12 +188,13 @@ class GpuBackend(Backend):
 
     def verify_on_device(self, fields: dict[str, Any], config: LaunchConfig, window: Window) -> Verification:
         """Every thread checked against the formulas in one fused kernel; only counts come back."""
-        from simtviz.kernels.verify import VERIFY_FIELDS, verify_records
+        from simtviz.kernels.verify import BAD_ROWS, COUNTERS, FIRST_BAD_ROW, VERIFY_FIELDS, verify_records
 
         cp = self._cp
         n = window.threads
-        ok = cp.zeros(n, dtype=cp.uint8)
-        bad = cp.zeros(len(VERIFY_FIELDS), dtype=cp.int64)
+        counters = np.zeros(COUNTERS, dtype=np.int64)
+        counters[FIRST_BAD_ROW] = n
+        bad = cp.asarray(counters)
         if n:
             threads = 256
             blocks = min(-(-n // threads), 32 * (self._info.limits.multiprocessors or 1))
@@ -201,15 +202,15 @@ class GpuBackend(Backend):
                 *(fields[name] for name in VERIFY_FIELDS),
                 cp.asarray(np.array([*window.origin, *window.size], dtype=np.int64)),
                 cp.asarray(np.array(config.block.as_tuple(), dtype=np.int64)),
-                ok,
+                n,
                 bad,
             )
-        by_field = dict(zip(VERIFY_FIELDS, (int(v) for v in bad.get()), strict=True))
-        matched = int(cp.count_nonzero(ok))
+        counts = [int(v) for v in bad.get()]
+        by_field = dict(zip(VERIFY_FIELDS, counts[:BAD_ROWS], strict=True))
+        matched = n - counts[BAD_ROWS]
         first = None
         if matched != n:
-            row = int(cp.argmin(ok))
-            first = first_mismatch_at(row, fields, config, window)
+            first = first_mismatch_at(counts[FIRST_BAD_ROW], fields, config, window)
         return Verification(matched, n, by_field, first)
 
     def to_host(self, recording: Recording) -> Recording:

@@ -14,11 +14,11 @@ from simtviz.core.window import DEFAULT_BUDGET_THREADS, Window, choose_window
 
 # The simulator runs any launch up to this many threads without asking (CONTRACT.md).
 SIM_MAX_THREADS_UNASKED = 131_072
-# Measured on the CPU machines: the simulator runs one Python thread per CUDA thread,
-# ≈150–190 µs each. Used only for the estimate shown before a long run.
-SIM_THREADS_PER_SECOND = 6_000.0
-# On the H200 a launch of 2.2 × 10^12 threads (grid 2^31 - 1 of 1024, a 2^24-thread window
-# recording) finished in under 8 s: ≥ 2.5 × 10^11 threads/s. The estimate stays on the safe side;
+# Measured on the 2-core CPU machines (docs/BENCHMARKS.md): 3,800–4,400 simulated threads a
+# second (one Python thread per CUDA thread). Used only for the estimate shown before a long run.
+SIM_THREADS_PER_SECOND = 4_000.0
+# On the H200 a launch of 2.2 × 10^12 threads (grid 2^31 - 1 of 1024, a window recording) took
+# 4.4 s by CUDA events: ≈ 5 × 10^11 threads/s. The estimate stays on the safe side (slower GPUs);
 # past ~5 s of GPU time a launch needs confirmation.
 GPU_THREADS_PER_SECOND = 2.0e11
 GPU_MAX_THREADS_UNASKED = 1 << 40

@@ -50,7 +50,7 @@ def test_1d_launch_over_the_budget_records_whole_blocks_of_the_window_and_moves(
     message = window.findChild(QLabel, "windowMessage")
     assert message.isVisible()
     assert "recording 64 of 256 threads: window x 0–63" in message.text()
-    assert "recording 64 of 256 threads: window x 0–63" in window.statusBar().currentMessage()
+    assert "Recording 64 of 256 threads: window x 0–63" in window.statusBar().currentMessage()
     image = window.findChild(QWidget, "indexMap").current_image()
     assert image.shape == (2, 32)  # one row per recorded block
     np.testing.assert_array_equal(image.ravel(), np.arange(64))

@@ -208,6 +208,7 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 1)
         splitter.setStretchFactor(2, 0)
         splitter.setSizes([430, 720, 380])
+        self._launchScroll, self._mapSplitter = scroll, splitter
 
         self.tabs = QTabWidget(objectName="mainTabs")
         self.tabs.addTab(splitter, "Index map")
@@ -431,7 +432,7 @@ class MainWindow(QMainWindow):
                 f"but {text}. Move the window with the Recording window controls."
             )
         self.windowMessage.setVisible(partial)
-        self.statusBar().showMessage(f"Last run: {text}", 15000)
+        self.statusBar().showMessage(text[0].upper() + text[1:], 15000)  # "Recording all 384 threads"
 
     def _on_run_error(self, exc: BaseException, tb: str) -> None:
         self.progressPanel.finish()
@@ -586,6 +587,23 @@ class MainWindow(QMainWindow):
         self.setStyleSheet(stylesheet(self.settings.theme) + f"\nQWidget {{ font-size: {size}pt; }}\n")
         self.inspector.set_point_size(size)
         self.indexMap.apply_style(PALETTES[self.settings.theme], self.settings.presentation)
+        self._fit_launch_panel()
+
+    def _fit_launch_panel(self) -> None:
+        """Keep the launch panel as wide as its contents at the current font size (at 20 pt the
+        spin boxes would otherwise be cut off at the right), taking the room from the map."""
+        panel = self._launchScroll.widget()
+        panel.ensurePolished()
+        for child in panel.findChildren(QWidget):
+            child.ensurePolished()
+        need = panel.sizeHint().width() + self._launchScroll.verticalScrollBar().sizeHint().width() + 6
+        need = min(max(need, 380), 760)
+        self._launchScroll.setMinimumWidth(need)
+        sizes = self._mapSplitter.sizes()
+        if sizes and sizes[0] < need:
+            sizes[1] = max(200, sizes[1] - (need - sizes[0]))
+            sizes[0] = need
+            self._mapSplitter.setSizes(sizes)
 
     def set_theme(self, name: str) -> None:
         self.settings.theme = name

@@ -138,11 +138,11 @@ def _err(*lines: str) -> None:
 
 def cmd_record(args: argparse.Namespace) -> int:
     from simtviz.backends import create_backend
-    from simtviz.core.window import DEFAULT_BUDGET_THREADS
+    from simtviz.core.window import DEFAULT_BUDGET_THREADS, choose_window
 
     config = LaunchConfig(args.grid, args.block)
     backend = create_backend(args.backend)
-    window = backend.window_for(config, args.budget or DEFAULT_BUDGET_THREADS)
+    window = choose_window(config, args.budget or DEFAULT_BUDGET_THREADS)
     recording = backend.record(config, window, force=args.force)
     to_host = getattr(backend, "to_host", None)
     if to_host is not None:

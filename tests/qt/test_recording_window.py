@@ -10,7 +10,7 @@ from qt_helpers import RUN_TIMEOUT_MS
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.oracle import CHECKED_FIELDS, expected_field
 from simtviz.core.window import Window
-from simtviz.qt.settings import DEFAULT_BUDGET_THREADS, load_settings
+from simtviz.qt.settings import APP_BUDGET_THREADS, load_settings
 
 
 def assert_records_window(recording, window: Window) -> None:
@@ -33,7 +33,7 @@ def click_and_wait(qtbot, w, name: str, previous) -> object:
 
 def test_budget_is_a_setting_with_a_laptop_default(qtbot, window, settings_file) -> None:
     spin = window.findChild(QSpinBox, "budgetThreads")
-    assert spin.value() == DEFAULT_BUDGET_THREADS == 1 << 22
+    assert spin.value() == APP_BUDGET_THREADS == 1 << 22
     assert "MiB" in window.findChild(QLabel, "budgetNote").text()
     window.set_budget_threads(1000)
     window.close()

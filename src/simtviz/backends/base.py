@@ -10,7 +10,7 @@ from simtviz.core.errors import LaunchRejected, LaunchTooLarge
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DRIVER_INVALID_VALUE, DeviceLimits, validate
 from simtviz.core.recording import Recording
-from simtviz.core.window import DEFAULT_BUDGET_THREADS, Window, choose_window
+from simtviz.core.window import Window
 
 # The simulator runs any launch up to this many threads without asking (CONTRACT.md).
 SIM_MAX_THREADS_UNASKED = 131_072
@@ -96,9 +96,6 @@ class Backend(ABC):
 
     def limits(self) -> DeviceLimits:
         return self.info().limits
-
-    def window_for(self, config: LaunchConfig, budget_threads: int = DEFAULT_BUDGET_THREADS) -> Window:
-        return choose_window(config, budget_threads)
 
     @abstractmethod
     def record(

@@ -19,7 +19,7 @@ from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DeviceLimits, validate
 from simtviz.core.oracle import CHECKED_FIELDS, RECORD_FIELDS, Mismatch, Verification, expected_field
 from simtviz.core.recording import Recording
-from simtviz.core.window import BYTES_PER_THREAD, Window
+from simtviz.core.window import BYTES_PER_THREAD, Window, choose_window
 
 
 def launch_error_types() -> tuple[type[BaseException], ...]:
@@ -120,7 +120,7 @@ class GpuBackend(Backend):
         violations = validate(config, self._info.limits)
         if not violations:
             check_size("gpu", config, force)
-        window = window or self.window_for(config)
+        window = window or choose_window(config)
         threads = window.threads
         try:
             fields = {

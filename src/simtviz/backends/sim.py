@@ -26,7 +26,7 @@ from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DeviceLimits
 from simtviz.core.oracle import RECORD_FIELDS, verify
 from simtviz.core.recording import Recording
-from simtviz.core.window import Window
+from simtviz.core.window import Window, choose_window
 
 SIM_LABEL = "CUDA simulator on the CPU — no NVIDIA GPU in use"
 SIM_LIMITS = DeviceLimits(name="CUDA simulator (limits of every GPU since compute capability 5.0)")
@@ -114,7 +114,7 @@ class SimBackend(Backend):
         if rejection is not None:
             raise rejection
         check_size("sim", config, force)
-        return window or self.window_for(config)
+        return window or choose_window(config)
 
     def record(
         self,

@@ -28,14 +28,14 @@ from simtviz.core.files import ExportError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DeviceLimits
 from simtviz.core.recording import Recording
-from simtviz.core.window import Window, choose_window
+from simtviz.core.window import choose_window
 from simtviz.qt.index_map import Cell, IndexMap
 from simtviz.qt.launch_error_dialog import show_launch_error
 from simtviz.qt.launch_panel import LaunchPanel
 from simtviz.qt.map_data import device_images, is_device
 from simtviz.qt.progress_panel import ProgressPanel
 from simtviz.qt.settings import (
-    DEFAULT_BUDGET_THREADS,
+    APP_BUDGET_THREADS,
     AppSettings,
     default_qsettings,
     load_settings,
@@ -48,11 +48,6 @@ from simtviz.qt.worker_bridge import WorkerBridge
 from simtviz.resources import ResourceNotFound, resource_path
 
 log = logging.getLogger(__name__)
-
-# Most threads the window records of one launch by default (the setting ``record/budget_threads``
-# changes it): a 2048 × 2048 map is more than a screen shows, and its records (≈370 MB) still come
-# to the host quickly. Larger launches run in full; only a window of them records.
-GUI_BUDGET_THREADS = DEFAULT_BUDGET_THREADS
 
 try:  # written by another part of the project; the window works without it
     from simtviz.qt.vecadd_panel import VecaddPanel
@@ -73,26 +68,17 @@ def _backend_factory(flag: str) -> Any:
     return make
 
 
-def window_for(
-    backend: Backend, config: LaunchConfig, budget: int, origin: tuple[int, int, int] = (0, 0, 0)
-) -> Window:
-    """The window one run records: the backend's choice from the launch's start, else moved."""
-    if origin == (0, 0, 0):
-        return backend.window_for(config, budget)
-    return choose_window(config, budget, origin)
-
-
 def record_job(
     config: LaunchConfig,
     force: bool,
-    budget: int = GUI_BUDGET_THREADS,
+    budget: int = APP_BUDGET_THREADS,
     origin: tuple[int, int, int] = (0, 0, 0),
 ) -> Any:
     """Worker-thread work for one run. A GPU record stays on the device: the map asks for its images
     and the inspector for single threads in later worker jobs (``simtviz.qt.map_data``)."""
 
     def work(backend: Backend, progress: Any) -> Recording:
-        window = window_for(backend, config, budget, origin)
+        window = choose_window(config, budget, origin)
         return backend.record(config, window, force=force, progress=progress)
 
     return work

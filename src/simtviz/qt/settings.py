@@ -16,7 +16,7 @@ APPLICATION = "simtviz"
 VERSION = 1
 # Most threads one run records in the app: 2^22 threads (≈370 MB of records, a 2048 × 2048 map)
 # is more than a screen shows and fits a laptop's memory. Larger launches record a window.
-DEFAULT_BUDGET_THREADS = 1 << 22
+APP_BUDGET_THREADS = 1 << 22
 
 
 @dataclass
@@ -28,7 +28,7 @@ class AppSettings:
     presentation: bool = False
     tiled: bool = False
     export_dir: str = ""
-    budget_threads: int = DEFAULT_BUDGET_THREADS
+    budget_threads: int = APP_BUDGET_THREADS
     geometry: QByteArray | None = None
 
     @property
@@ -99,7 +99,7 @@ def load_settings(qs: QSettings) -> tuple[AppSettings, str | None]:
             presentation=_bool(qs.value("view/presentation", False)),
             tiled=_bool(qs.value("map/tiled", False)),
             export_dir=str(qs.value("files/export_dir", "")),
-            budget_threads=int(str(qs.value("record/budget_threads", DEFAULT_BUDGET_THREADS))),
+            budget_threads=int(str(qs.value("record/budget_threads", APP_BUDGET_THREADS))),
         )
         if settings.budget_threads < 1:
             raise ValueError(f"a recording budget of {settings.budget_threads} threads")

@@ -17,14 +17,15 @@ from simtviz.core.launch import LaunchConfig
 from simtviz.core.recording import COLOR_FIELDS, Recording
 
 SNAPSHOT_SIZE = (1600, 1000)  # pixels: sharp on a 1080p projector, readable from the back
-GUI_BUDGET_THREADS = 1 << 22
 
 
 def record_for_snapshot(config: LaunchConfig, backend_flag: str | None, force: bool) -> Recording:
     from simtviz.backends import create_backend
+    from simtviz.core.window import choose_window
+    from simtviz.qt.settings import APP_BUDGET_THREADS
 
     backend = create_backend(backend_flag, in_process=True)
-    window = backend.window_for(config, GUI_BUDGET_THREADS)
+    window = choose_window(config, APP_BUDGET_THREADS)
     # A GPU record stays on the device: only the plane drawn crosses (render_snapshot).
     return backend.record(config, window, force=force)
 

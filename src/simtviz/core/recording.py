@@ -105,11 +105,13 @@ class Recording:
 
     def image(self, name: str, z: int = 0) -> np.ndarray:
         """The 2-D map of colour field ``name`` for z-plane ``z`` of the window, on the host."""
-        planes, rows, cols = self.plane_shape()
-        if not 0 <= z < planes:
-            raise IndexError(f"z-plane {z} is outside 0..{planes - 1}")
-        values = self.color_values(name)
-        plane = values.reshape(planes, rows, cols)[z]
+        shape = self.plane_shape()
+        if not 0 <= z < shape[0]:
+            raise IndexError(f"z-plane {z} is outside 0..{shape[0] - 1}")
+        return self.plane_to_host(self.color_values(name).reshape(shape)[z])
+
+    def plane_to_host(self, plane: Any) -> np.ndarray:
+        """One plane of colour values as a host array (through pinned memory for a GPU record)."""
         if self.xp is np:
             return np.ascontiguousarray(plane)
         # On the device: halve the copy when the values fit in int32 (they nearly always do).

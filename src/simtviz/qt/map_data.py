@@ -49,6 +49,7 @@ def host_images(recording: Recording, field: str) -> MapImages:
 
 def device_images(recording: Recording, field: str, planes: tuple[int, ...]) -> MapImages:
     """The ``planes`` asked for of a device recording; for a worker thread, never the GUI's."""
-    levels, known = _levels(recording.color_values(field))
-    images = {z: np.asarray(recording.image(field, z)) for z in planes}
+    values = recording.color_values(field).reshape(recording.plane_shape())
+    levels, known = _levels(values)
+    images = {z: np.asarray(recording.plane_to_host(values[z])) for z in planes}
     return MapImages(recording, field, images, levels, known)

@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from simtviz.core.files import atomic_write
 from simtviz.core.launch import LaunchConfig
-from simtviz.core.oracle import RECORD_FIELDS, Verification
+from simtviz.core.oracle import RECORD_FIELDS, Verification, verify
 from simtviz.core.window import Window
 
 # What the map can be coloured by: label → whether it is an id (categorical colours).
@@ -144,8 +145,6 @@ class Recording:
 
     def save_npz(self, path: str | Path) -> Path:
         """Write the record in the ``simtviz record`` format (CONTRACT.md), atomically."""
-        from simtviz.core.files import atomic_write
-
         arrays = self.host_fields()
         arrays["blockDim"] = np.array(self.config.block.as_tuple(), dtype=np.int64)
         arrays["gridDim"] = np.array(self.config.grid.as_tuple(), dtype=np.int64)
@@ -158,8 +157,6 @@ class Recording:
 
     def save_csv(self, path: str | Path) -> Path:
         """One line per thread, columns named as the kernel reads them."""
-        from simtviz.core.files import atomic_write
-
         header = (
             "threadIdx.x,threadIdx.y,threadIdx.z,blockIdx.x,blockIdx.y,blockIdx.z,"
             "grid1,grid2.x,grid2.y,grid3.x,grid3.y,grid3.z,laneid,warp,smid,t_ns"
@@ -187,8 +184,6 @@ class Recording:
 
 def load_npz(path: str | Path) -> Recording:
     """Read a file written by ``simtviz record`` or File → Export back into a Recording."""
-    from simtviz.core.oracle import verify
-
     with np.load(path, allow_pickle=False) as data:
         config = LaunchConfig.of(
             tuple(int(v) for v in data["gridDim"]), tuple(int(v) for v in data["blockDim"])

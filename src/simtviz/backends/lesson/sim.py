@@ -1,0 +1,223 @@
+"""The lesson's probes in the CUDA simulator: what the simulator really does, and the gaps named.
+
+The simulator runs kernels as Python threads on host memory. It can show indexing, results and
+errors; it cannot show GPU time, copies, asynchrony or what CuPy does with a GPU array. Those
+values are None, each with its reason; host wall times of the simulator are labelled as such.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import Any
+
+import numpy as np
+
+from simtviz.backends.lesson import chapter_code
+from simtviz.backends.lesson.common import (
+    NO_GPU,
+    SIM_NO_ASYNC,
+    SIM_NO_CLOCK,
+    SIM_NO_COPY,
+    SIM_NO_EVENTS,
+    Result,
+    app_check,
+    cupy_usable,
+    exception_text,
+    import_cupy,
+    missing,
+    new_result,
+)
+from simtviz.core.vecadd import grid_for
+
+SIM_NO_JIT = "the simulator compiles nothing: every launch runs the Python function as it is"
+
+
+def _cupy_gap() -> tuple[Any, str]:
+    """(cupy or None, why CuPy cannot make arrays here)."""
+    cp, why = import_cupy()
+    if cp is None:
+        return None, why or "CuPy is not available"
+    return cp, cupy_usable(cp) or f"CuPy needs a GPU ({NO_GPU})"
+
+
+def jit_timing(n: int = 512, block: int = 256) -> Result:
+    from numba import cuda
+
+    from simtviz.kernels.vecadd import vecadd
+
+    result = new_result("jit_timing", "sim")
+    kernel = cuda.jit(vecadd.py_func)
+    a = np.random.default_rng(0).uniform(-1, 1, n)
+    b = np.random.default_rng(1).uniform(-1, 1, n)
+    c = np.zeros(n)
+    grid = grid_for(n, block)
+    for which in ("first", "second"):
+        t0 = time.perf_counter()
+        kernel[grid, block](a, b, c)
+        # Host wall time of the simulator running n Python threads, not of a GPU.
+        result[f"{which}_sim_launch_ms"] = (time.perf_counter() - t0) * 1e3
+    result["verified"] = bool(np.allclose(c, a + b))
+    missing(result, SIM_NO_JIT, "first_launch_ms", "second_launch_ms", "first_minus_second_ms")
+    missing(result, SIM_NO_EVENTS, "first_event_ms", "second_event_ms")
+    result.update(n=n, block=block, grid=grid)
+    return result
+
+
+def array_dtypes() -> Result:
+    result = new_result("array_dtypes", "sim")
+    cp, gap = _cupy_gap()
+    if cp is None:
+        missing(result, gap, "cupy_version", "has_cp_rand", "has_cp_random_random", "chapter_lines")
+    else:
+        # Attributes of the CuPy module need no GPU: these answers are CuPy's own.
+        result["cupy_version"] = cp.__version__
+        result["has_cp_rand"] = hasattr(cp, "rand")
+        result["has_cp_random_random"] = hasattr(cp.random, "random")
+        # Line 1 fails for want of a GPU; lines 2 and 3 fail on a name before CuPy touches one.
+        result["chapter_lines"] = chapter_code.run_lines(chapter_code.CREATING_ARRAYS, {"cp": cp, "np": np})
+    missing(result, gap, "zeros_dtype", "uniform_dtype", "random_dtype")
+    # NumPy's own defaults, shown as NumPy's: CuPy follows them, which only a GPU run proves.
+    result["numpy_zeros_dtype"] = str(np.zeros((2, 2)).dtype)
+    result["numpy_uniform_dtype"] = str(np.random.default_rng(0).uniform(-1, 1, 4).dtype)
+    return result
+
+
+def copy_bandwidth(mbytes: int = 64, repeat: int = 5) -> Result:
+    result = new_result("copy_bandwidth", "sim")
+    keys = [f"{d}_{m}_{u}" for d in ("h2d", "d2h") for m in ("pageable", "pinned") for u in ("ms", "GBps")]
+    missing(result, SIM_NO_COPY, *keys)
+    result.update(bytes=mbytes * 2**20, repeat=repeat)
+    return result
+
+
+def host_array_to_kernel(n: int = 256, block: int = 256) -> Result:
+    from numba import cuda
+
+    from simtviz.kernels.vecadd import vecadd
+
+    result = new_result("host_array_to_kernel", "sim")
+    grid = grid_for(n, block)
+    a = np.arange(n, dtype=np.float64)
+    b = 2.0 * a
+    c = np.zeros(n)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            vecadd[grid, block](a, b, c)
+            cuda.synchronize()
+            result["raised"] = None
+        except Exception as exc:
+            result["raised"] = exception_text(exc)
+    result["result_correct"] = result["raised"] is None and bool(np.array_equal(c, a + b))
+    # What the simulator itself said (nothing, as measured): not what numba-cuda says on a GPU.
+    result["sim_warnings"] = [f"{type(w.message).__name__}: {w.message}" for w in caught]
+    missing(
+        result,
+        SIM_NO_COPY + "; numba-cuda's copy warning appears only on a GPU",
+        "warnings",
+        "host_copy_warnings",
+    )
+    missing(result, SIM_NO_CLOCK, "host_arrays_ms", "device_arrays_ms")
+    result.update(n=n, block=block, grid=grid)
+    return result
+
+
+def gpu_array_to_python() -> Result:
+    result = new_result("gpu_array_to_python", "sim")
+    _, gap = _cupy_gap()
+    missing(
+        result,
+        gap,
+        "asarray_error",
+        "np_sum_type",
+        "np_sum_is_cupy",
+        "np_sum_value",
+        "loop_item_type",
+        "loop_item_shape",
+        "loop_total",
+    )
+    return result
+
+
+def async_timeline(hold_ms: float = 50.0) -> Result:
+    from numba import cuda
+
+    from simtviz.kernels.vecadd import vecadd
+
+    result = new_result("async_timeline", "sim")
+    cp, why = import_cupy()
+    if cp is None:
+        missing(result, why or "CuPy is not available", "cupy_has_synchronize", "cp_synchronize_error")
+    else:
+        result["cupy_has_synchronize"] = hasattr(cp, "synchronize")
+        result["cp_synchronize_error"] = None
+        if not result["cupy_has_synchronize"]:
+            try:
+                cp.synchronize()  # type: ignore[attr-defined]
+            except AttributeError as exc:
+                result["cp_synchronize_error"] = exception_text(exc)
+    # The hold kernel spins on %globaltimer, which the simulator lacks (-1 forever): a small
+    # vecadd instead, to show that the launch call returns only when the kernel is done.
+    n, block = 256, 128
+    a = np.arange(n, dtype=np.float64)
+    c = np.zeros(n)
+    t0 = time.perf_counter()
+    vecadd[grid_for(n, block), block](a, a, c)
+    t1 = time.perf_counter()
+    result["kernel_done_at_launch_return"] = bool(np.array_equal(c, 2.0 * a))
+    cuda.synchronize()
+    t2 = time.perf_counter()
+    result["sim_launch_return_ms"] = (t1 - t0) * 1e3
+    result["sim_sync_return_ms"] = (t2 - t0) * 1e3
+    result["numba_has_synchronize"] = hasattr(cuda, "synchronize")
+    missing(result, SIM_NO_ASYNC, "launch_return_ms", "sync_return_ms", "runs")
+    missing(result, SIM_NO_EVENTS, "kernel_gpu_ms")
+    result["hold_ms"] = hold_ms
+    return result
+
+
+def bounds_check(n: int = 1000, block: int = 256) -> Result:
+    from simtviz.kernels.vecadd import vecadd_unguarded
+
+    result = new_result("bounds_check", "sim")
+    grid = grid_for(n, block)
+    a = np.ones(n)
+    b = np.full(n, 2.0)
+    c = np.full(n, -7.0)
+    try:
+        vecadd_unguarded[grid, block](a, b, c)
+        result["raised"] = None
+    except Exception as exc:  # the simulator indexes like NumPy: IndexError
+        result["raised"] = exception_text(exc)
+    missing(
+        result,
+        "the simulator checks indices like NumPy and raises; a GPU checks nothing (only a GPU run shows it)",
+        "oob_writes",
+        "c_correct",
+    )
+    result.update(n=n, block=block, grid=grid, surplus_threads=grid * block - n)
+    return result
+
+
+def launch_2048(n: int = 2048 + 11, block: int = 2048) -> Result:
+    """The simulator checks no launch limits: the 2048-thread launch just runs (small n: 4,096 threads)."""
+    from numba import cuda
+
+    from simtviz.kernels.vecadd import vecadd
+
+    result = new_result("launch_2048", "sim")
+    grid = grid_for(n, block)
+    a = np.ones(n)
+    c = np.zeros(n)
+    try:
+        vecadd[grid, block](a, a, c)
+        cuda.synchronize()
+        result["sim_ran_without_error"] = True
+    except Exception as exc:
+        result["sim_ran_without_error"] = False
+        result["sim_error"] = exception_text(exc)
+    result["app_check"] = app_check(grid, block)
+    missing(result, "only a GPU's driver rejects the launch; the simulator checks no limits", "raised")
+    result.update(n=n, block=block, grid=grid)
+    return result

@@ -1,0 +1,124 @@
+"""The lesson as a take-home HTML handout: one self-contained file, printable.
+
+Inline CSS, figures as base64 PNG given by the caller (the app grabs them from its views), and
+the numbers of this run (the probes' results). Values a backend could not measure are printed
+with their reason, never left blank or filled in.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from simtviz.core.lesson import STEPS, Step, probes_of
+
+CSS = """
+body { font-family: system-ui, sans-serif; max-width: 52em; margin: 2em auto; line-height: 1.45; }
+h1 { font-size: 1.8em; } h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #999; }
+pre { background: #f4f4f4; padding: .8em; overflow-x: auto; font-size: .9em; }
+.corrected { background: #fff3c4; }
+.card { border: 2px solid #c0392b; border-radius: 6px; padding: .6em 1em; margin: 1em 0; }
+.card .says { color: #c0392b; } .card .true { color: #1e7e34; }
+table { border-collapse: collapse; margin: .5em 0; } td, th { border: 1px solid #bbb; padding: .2em .6em; }
+.gap { color: #666; font-style: italic; }
+.sim { color: #444; font-size: .9em; }
+img { max-width: 100%; }
+@media print { h2 { page-break-before: auto; } .card, pre, table, img { page-break-inside: avoid; } }
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _code(code: str) -> str:
+    lines = []
+    for line in code.rstrip("\n").split("\n"):
+        escaped = _e(line)
+        lines.append(f'<span class="corrected">{escaped}</span>' if "# corrected:" in line else escaped)
+    return "<pre><code>" + "\n".join(lines) + "</code></pre>"
+
+
+def format_value(value: Any) -> str:
+    """A measured value as a student reads it (floats to 3 significant digits)."""
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        return "; ".join(", ".join(f"{k}={format_value(v)}" for k, v in item.items()) for item in value)
+    return str(value)
+
+
+def _numbers(result: Mapping[str, Any]) -> str:
+    skip = {"probe", "backend", "unavailable"}
+    gaps: Mapping[str, str] = result.get("unavailable", {})
+    rows = []
+    for key, value in result.items():
+        if key in skip:
+            continue
+        if value is None and key in gaps:
+            cell = f'<span class="gap">not measurable here: {_e(gaps[key])}</span>'
+        else:
+            cell = _e(format_value(value))
+        rows.append(f"<tr><th>{_e(key)}</th><td>{cell}</td></tr>")
+    head = f"<p>{_e(result.get('probe', ''))} on {_e(result.get('backend', '?'))}</p>"
+    return head + "<table>" + "".join(rows) + "</table>"
+
+
+def _figure(png: bytes | str, caption: str) -> str:
+    data = png if isinstance(png, str) else base64.b64encode(png).decode("ascii")
+    img = f'<img alt="{_e(caption)}" src="data:image/png;base64,{data}">'
+    return f"<figure>{img}<figcaption>{_e(caption)}</figcaption></figure>"
+
+
+def _step(
+    step: Step, results: Mapping[str, Mapping[str, Any]], figures: Sequence[tuple[bytes | str, str]]
+) -> str:
+    parts = [f"<h2>{_e(step.heading)}</h2>", "<p>" + "<br>".join(_e(s) for s in step.explanation) + "</p>"]
+    parts.append(_code(step.code))
+    for erratum in step.errata:
+        evidence = results.get(erratum.probe, {})
+        value = evidence.get(erratum.evidence) if evidence else None
+        shown = format_value(value) if evidence and erratum.evidence in evidence else "not run"
+        parts.append(
+            '<div class="card">'
+            f'<p class="says"><b>The chapter says:</b> {_e(erratum.chapter_says)}</p>'
+            f'<p class="true"><b>What is true:</b> {_e(erratum.truth)}</p>'
+            f"<p><b>Evidence</b> ({_e(erratum.probe)}: {_e(erratum.evidence)}): {_e(shown)}</p></div>"
+        )
+    for name in probes_of(step):
+        if name in results:
+            parts.append(_numbers(results[name]))
+    for png, caption in figures:
+        parts.append(_figure(png, caption))
+    parts.append(
+        f'<p class="sim"><b>On the simulator</b> it shows: {_e(step.sim_shows)} '
+        f"It cannot show: {_e(step.sim_cannot)}</p>"
+    )
+    return "\n".join(parts)
+
+
+def render_handout(
+    results: Mapping[str, Mapping[str, Any]],
+    figures: Mapping[str, Sequence[tuple[bytes | str, str]]] | None = None,
+    *,
+    backend: str = "",
+    when: date | None = None,
+    title: str = "CUDA Python, step by step (CUDA Programming Guide §2.2)",
+) -> str:
+    """The handout's HTML. ``results``: probe name → its result dict from this run;
+    ``figures``: section → [(PNG bytes or base64 text, caption)]."""
+    figures = figures or {}
+    day = (when or date.today()).isoformat()
+    body = [f"<h1>{_e(title)}</h1>", f"<p>Run on {_e(backend or 'this machine')}, {_e(day)}.</p>"]
+    body += [_step(s, results, figures.get(s.section, ())) for s in STEPS]
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )

@@ -82,7 +82,14 @@ PROBES: dict[str, Probe] = {
         Probe(
             "async_timeline",
             "host time at launch return and at synchronize, against the kernel's GPU time",
-            ("launch_return_ms", "sync_return_ms", "kernel_gpu_ms", "kernel_done_at_launch_return", "runs"),
+            (
+                "launch_return_ms",
+                "sync_return_ms",
+                "kernel_gpu_ms",
+                "kernel_done_at_launch_return",
+                "runs",
+                "cupy_has_synchronize",
+            ),
         ),
         Probe(
             "bounds_check",

@@ -6,6 +6,7 @@ here is the project's own (the chapter's vecadd, the hold kernel), never student
 
 from __future__ import annotations
 
+import functools
 import time
 import warnings
 from typing import Any
@@ -103,7 +104,7 @@ def copy_bandwidth(mbytes: int = 64, repeat: int = 5) -> Result:
     for name, host in (("pageable", pageable), ("pinned", pinned)):
         for direction, copy in (("h2d", h2d), ("d2h", d2h)):
             copy(host)  # warm: the first copy pays for mapping and driver set-up
-            seconds = median_seconds(lambda copy=copy, host=host: copy(host), repeat)
+            seconds = median_seconds(functools.partial(copy, host), repeat)
             result[f"{direction}_{name}_ms"] = seconds * 1e3
             result[f"{direction}_{name}_GBps"] = nbytes / seconds / 1e9
     result.update(bytes=nbytes, repeat=repeat)

@@ -167,6 +167,29 @@ def gantt_bars(
 
 
 @dataclass(frozen=True)
+class ScheduleRequest:
+    """One schedule launch: the configuration, busy work per thread, shared memory per block, and
+    which kernel (``heavy``: the register-heavy variant, optionally capped at ``max_registers``)."""
+
+    grid: tuple[int, int, int] | int
+    block: tuple[int, int, int] | int
+    work_us: float = 0.0
+    smem: int = 0  # dynamic shared memory per block, bytes
+    heavy: bool = False
+    max_registers: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.work_us < 0 or self.smem < 0:
+            raise ValueError("busy work and shared memory cannot be negative")
+        if self.max_registers is not None and not self.heavy:
+            raise ValueError("max_registers applies to the register-heavy kernel (heavy=True)")
+
+    @property
+    def work_ns(self) -> int:
+        return round(self.work_us * 1000)
+
+
+@dataclass(frozen=True)
 class ScheduleResult:
     """One schedule launch: what each block recorded, the analysis, and the theory beside it."""
 

@@ -15,6 +15,8 @@ KERNEL_MODULES: dict[str, list[tuple[str, str]]] = {
     # The chapter's vecadd (guarded and as printed) and the hold kernel its timing uses.
     "simtviz.kernels.vecadd": [],
     "simtviz.kernels.busy": [],
+    # Blocks record (SM, start, end); the schedule experiment (issue 13).
+    "simtviz.kernels.schedule": [],
 }
 
 

@@ -97,7 +97,7 @@ class TraceResult:
 
 _SAFE_NODES = (
     ast.Expression, ast.Compare, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Name, ast.Load, ast.Constant,
-    ast.Call, ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.keyword,
+    ast.Call, ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.keyword,
     ast.operator, ast.cmpop, ast.unaryop, ast.boolop,
 )  # fmt: skip
 

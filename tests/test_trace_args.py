@@ -55,13 +55,13 @@ def test_every_parameter_needs_exactly_one_spec() -> None:
 
 
 def test_host_values_follow_the_inits_and_random_is_repeatable() -> None:
-    specs = [parse_spec("A", "int32[2,3]:arange"), parse_spec("B", "float32[5]:random"),
-             parse_spec("C", "float64[2]:7"), parse_spec("n", "int64:9"), parse_spec("D", "int32[6]:random")]  # fmt: skip
+    text = {"A": "int32[2,3]:arange", "B": "float32[5]:random", "C": "float64[2]:7", "n": "int64:9"}
+    specs = [parse_spec(k, v) for k, v in (text | {"D": "int32[6]:random"}).items()]
     a, b, c, n, d = build_host_args(specs, seed=1)
     assert a.tolist() == [[0, 1, 2], [3, 4, 5]] and a.dtype == np.int32
-    assert b.dtype == np.float32 and ((0 <= b) & (b < 1)).all()
+    assert b.dtype == np.float32 and ((b >= 0) & (b < 1)).all()
     assert c.tolist() == [7.0, 7.0]
     assert n == 9 and n.dtype == np.int64
-    assert ((0 <= d) & (d < 100)).all()
+    assert ((d >= 0) & (d < 100)).all()
     again = build_host_args(specs, seed=1)
     assert np.array_equal(again[1], b) and np.array_equal(again[4], d)

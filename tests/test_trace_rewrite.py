@@ -65,7 +65,7 @@ def test_kernels_are_found_by_decorator_and_chosen_by_name() -> None:
     with pytest.raises(TraceUnsupported, match="2 kernels"):
         rewrite_kernel(src)
     assert rewrite_kernel(src, "two").sites[0].line == 10
-    with pytest.raises(TraceUnsupported, match="no @cuda.jit kernel named 'three'"):
+    with pytest.raises(TraceUnsupported, match=r"no @cuda\.jit kernel named 'three'"):
         rewrite_kernel(src, "three")
 
 
@@ -94,7 +94,9 @@ UNSUPPORTED = [
 
 
 @pytest.mark.parametrize(("body", "arrays", "line", "words"), UNSUPPORTED)
-def test_each_unsupported_construct_names_its_line(body: str, arrays: dict[str, int], line: int, words: str) -> None:
+def test_each_unsupported_construct_names_its_line(
+    body: str, arrays: dict[str, int], line: int, words: str
+) -> None:
     src = kernel(body, "A, B, C, n")
     given = {"A": 1, "B": 1, "C": 1} | arrays  # from the --arg specs; n is a scalar
     with pytest.raises(TraceUnsupported) as info:

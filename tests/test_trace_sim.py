@@ -25,7 +25,13 @@ def trace(name: str, **changes: Any) -> TraceResult:
     from simtviz.backends.trace.sim import run_trace_sim
 
     t = template(name)
-    fields = {"grid": t.grid, "block": t.block, "args": t.args, "check": t.check, "filename": t.file} | changes
+    fields = {
+        "grid": t.grid,
+        "block": t.block,
+        "args": t.args,
+        "check": t.check,
+        "filename": t.file,
+    } | changes
     return run_trace_sim(TraceRequest(t.source, **fields))
 
 
@@ -41,7 +47,11 @@ def test_unguarded_vecadd_logs_three_oob_accesses_per_surplus_thread_and_c_stays
     assert s["threads"] == 1024
     assert s["oob_total"] == 3 * (1024 - 1000) == 72
     assert s["accesses"] == s["logged"] == 3 * 1024
-    assert {(o["array"], o["kind"], o["count"]) for o in s["oob"]} == {("A", "load", 24), ("B", "load", 24), ("C", "store", 24)}
+    assert {(o["array"], o["kind"], o["count"]) for o in s["oob"]} == {
+        ("A", "load", 24),
+        ("B", "load", 24),
+        ("C", "store", 24),
+    }
     assert all(o["line"] == 14 for o in s["oob"])  # C[i] = A[i] + B[i] in vecadd_unguarded.py
     np.testing.assert_array_equal(r.outputs["C"], r.inputs["A"] + r.inputs["B"])
     assert r.check is not None and r.check["passed"]

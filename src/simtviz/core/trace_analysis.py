@@ -195,11 +195,15 @@ def analyse(
     # Per source line and kind (two sites on one line, e.g. A[i] + A[i + 1], add up).
     rows: dict[tuple[int, str, str], dict[str, int]] = {}
     for s, counts in zip(sites, site_counts, strict=True):
-        row = rows.setdefault((s.line, s.array, s.kind), {"count": 0, "requests": 0, "sectors": 0, "bytes": 0})
+        row = rows.setdefault(
+            (s.line, s.array, s.kind), {"count": 0, "requests": 0, "sectors": 0, "bytes": 0}
+        )
         for key in row:
             row[key] += counts[key]
     lines = []
-    for (line, name, kind_name), row in sorted(rows.items(), key=lambda kv: (kv[0][0], kv[0][1], KINDS.index(kv[0][2]))):
+    for (line, name, kind_name), row in sorted(
+        rows.items(), key=lambda kv: (kv[0][0], kv[0][1], KINDS.index(kv[0][2]))
+    ):
         lines.append(
             {
                 "line": line,
@@ -208,8 +212,12 @@ def analyse(
                 "count": row["count"],
                 "requests": row["requests"],
                 "sectors": row["sectors"],
-                "sectors_per_request": round(row["sectors"] / row["requests"], 4) if row["requests"] else None,
-                "efficiency": round(row["bytes"] / (row["sectors"] * SECTOR_BYTES), 4) if row["sectors"] else None,
+                "sectors_per_request": round(row["sectors"] / row["requests"], 4)
+                if row["requests"]
+                else None,
+                "efficiency": round(row["bytes"] / (row["sectors"] * SECTOR_BYTES), 4)
+                if row["sectors"]
+                else None,
             }
         )
 
@@ -218,7 +226,10 @@ def analyse(
         if oob_site[s.id]:
             key = (s.array, s.line, s.kind)
             oob_rows[key] = oob_rows.get(key, 0) + oob_site[s.id]
-    oob_list = [{"array": a, "line": ln, "kind": k, "count": c} for (a, ln, k), c in sorted(oob_rows.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+    oob_list = [
+        {"array": a, "line": ln, "kind": k, "count": c}
+        for (a, ln, k), c in sorted(oob_rows.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    ]
 
     summary_arrays: dict[str, dict[str, Any]] = {}
     touch: dict[str, TouchMap] = {}
@@ -227,7 +238,11 @@ def analyse(
         inb = mine & ok
         dims = [*info.shape, 1, 1][:3]
         flat = (log[F_I0] * dims[1] + log[F_I1]) * dims[2] + log[F_I2]
-        load_m, store_m, atomic_m = inb & (kind == KIND_LOAD), inb & (kind == KIND_STORE), inb & (kind == KIND_ATOMIC)
+        load_m, store_m, atomic_m = (
+            inb & (kind == KIND_LOAD),
+            inb & (kind == KIND_STORE),
+            inb & (kind == KIND_ATOMIC),
+        )
         loads = xp.bincount(flat[load_m], minlength=info.size)[: info.size]
         stores = xp.bincount(flat[store_m], minlength=info.size)[: info.size]
         atomics = xp.bincount(flat[atomic_m], minlength=info.size)[: info.size]
@@ -265,7 +280,9 @@ def analyse(
     )
 
 
-def oob_details(log: Any, sites: Sequence[Site], arrays: Sequence[ArrayInfo], limit: int = 1000) -> list[dict[str, Any]]:
+def oob_details(
+    log: Any, sites: Sequence[Site], arrays: Sequence[ArrayInfo], limit: int = 1000
+) -> list[dict[str, Any]]:
     """The first ``limit`` out-of-bounds attempts in log order: thread, line, array, kind, index, bounds."""
     host = _host(log)
     rows = np.nonzero(host[F_FLAGS] & 1)[0][:limit]

@@ -130,7 +130,9 @@ def parse_spec(name: str, text: str) -> ArgSpec:
         dtype = _dtype(match["dtype"], whole)
         return ScalarSpec(name, dtype, _number(match["value"], dtype, whole))
     if whole in DTYPES:
-        raise ArgSpecError(f"{whole!r}: a scalar needs a value ({whole}:VALUE), an array its size ({whole}[N])")
+        raise ArgSpecError(
+            f"{whole!r}: a scalar needs a value ({whole}:VALUE), an array its size ({whole}[N])"
+        )
     raise ArgSpecError(
         f"{whole!r} is not an argument: write an array as DTYPE[N], DTYPE[N,M] or DTYPE[N,M,K] "
         "with an optional :zeros|ones|arange|random|NUMBER, or a scalar as DTYPE:VALUE "

@@ -158,7 +158,9 @@ def choose_kernel(tree: ast.Module, name: str | None) -> ast.FunctionDef:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == name and any(k.name == name for k in kernels):
             return node
-    raise TraceUnsupported(0, f"no @cuda.jit kernel named {name!r} (found {', '.join(k.name for k in kernels)})")
+    raise TraceUnsupported(
+        0, f"no @cuda.jit kernel named {name!r} (found {', '.join(k.name for k in kernels)})"
+    )
 
 
 # --- the module around the kernel ------------------------------------------------------------
@@ -290,7 +292,9 @@ class _KernelRewriter(ast.NodeTransformer):
         idx = _indices(sub.slice)
         for i in idx:
             if isinstance(i, ast.Slice):
-                raise TraceUnsupported(line, f"{name}[...] with a slice: the tracer follows single elements only")
+                raise TraceUnsupported(
+                    line, f"{name}[...] with a slice: the tracer follows single elements only"
+                )
             if isinstance(i, ast.Starred):
                 raise TraceUnsupported(line, f"{name}[*...]: write each index out")
             if isinstance(i, ast.Constant) and i.value is Ellipsis:
@@ -329,7 +333,9 @@ class _KernelRewriter(ast.NodeTransformer):
     # -- refusals
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        raise TraceUnsupported(node.lineno, f"a function defined inside the kernel ({node.name}): define it at the top level")
+        raise TraceUnsupported(
+            node.lineno, f"a function defined inside the kernel ({node.name}): define it at the top level"
+        )
 
     def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
         raise TraceUnsupported(node.lineno, "async def inside a kernel")
@@ -358,7 +364,9 @@ class _KernelRewriter(ast.NodeTransformer):
     def _refuse_element_targets(self, target: ast.expr, line: int, what: str) -> None:
         for sub in ast.walk(target):
             if isinstance(sub, ast.Subscript) and self._is_array(sub.value):
-                raise TraceUnsupported(line, f"{what} stores into {ast.unparse(sub)}: write one plain store per line")
+                raise TraceUnsupported(
+                    line, f"{what} stores into {ast.unparse(sub)}: write one plain store per line"
+                )
 
     def visit_For(self, node: ast.For) -> ast.AST:
         self._refuse_element_targets(node.target, node.lineno, "the for loop's target")
@@ -377,10 +385,10 @@ class _KernelRewriter(ast.NodeTransformer):
             if isinstance(node.ctx, ast.Store | ast.Del):
                 raise TraceUnsupported(node.lineno, f"assigns to the array parameter {node.id}")
             raise TraceUnsupported(
-                    node.lineno,
-                    f"uses the array {node.id} as a value (passed to a function, assigned or returned): "
-                    f"the tracer follows only {node.id}[...], its .shape/.size and cuda.atomic.add",
-                )
+                node.lineno,
+                f"uses the array {node.id} as a value (passed to a function, assigned or returned): "
+                f"the tracer follows only {node.id}[...], its .shape/.size and cuda.atomic.add",
+            )
         return node
 
     # -- what is traced
@@ -389,8 +397,12 @@ class _KernelRewriter(ast.NodeTransformer):
         if self._is_array(node.value):
             if node.attr in ARRAY_ATTRIBUTES:
                 return node
-            raise TraceUnsupported(node.lineno, f"{node.value.id}.{node.attr}: only .shape, .size, .ndim, "  # type: ignore[attr-defined]
-                                   ".strides, .itemsize and .dtype of a traced array are allowed")  # fmt: skip
+            array = node.value.id  # type: ignore[attr-defined]
+            raise TraceUnsupported(
+                node.lineno,
+                f"{array}.{node.attr}: only .shape, .size, .ndim, .strides, .itemsize and .dtype "
+                "of a traced array are allowed",
+            )
         return self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
@@ -399,18 +411,26 @@ class _KernelRewriter(ast.NodeTransformer):
         if not self._is_array(node.value):
             return self.generic_visit(node)
         if not isinstance(node.ctx, ast.Load):  # stores are handled by their statements
-            raise TraceUnsupported(node.lineno, f"{ast.unparse(node)} as a target: write one plain store per line")
+            raise TraceUnsupported(
+                node.lineno, f"{ast.unparse(node)} as a target: write one plain store per line"
+            )
         name = node.value.id  # type: ignore[attr-defined]
         idx = [self.visit(i) for i in self._check_indices(node)]
         site = self._site(node, name, "load", len(idx))
-        return _call(self._helper("load", len(idx)), [_name(name, node), *idx, *self._trace_args(node, site, name)], node)
+        return _call(
+            self._helper("load", len(idx)),
+            [_name(name, node), *idx, *self._trace_args(node, site, name)],
+            node,
+        )
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         op = _atomic_op(node)
         if op is not None and node.args and self._is_array(node.args[0]):
             name = node.args[0].id  # type: ignore[attr-defined]
             if op != "add":
-                raise TraceUnsupported(node.lineno, f"cuda.atomic.{op} on {name}: only cuda.atomic.add is traced")
+                raise TraceUnsupported(
+                    node.lineno, f"cuda.atomic.{op} on {name}: only cuda.atomic.add is traced"
+                )
             if len(node.args) != 3 or node.keywords:
                 raise TraceUnsupported(node.lineno, f"cuda.atomic.add on {name} takes (array, index, value)")
             fake = ast.Subscript(value=node.args[0], slice=node.args[1], ctx=ast.Load())
@@ -420,9 +440,9 @@ class _KernelRewriter(ast.NodeTransformer):
             site = self._site(node, name, "atomic", len(idx))
             helper = self._helper("atomic_add", len(idx))
             return _call(helper, [_name(name, node), *idx, value, *self._trace_args(node, site, name)], node)
-        if isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
-            if self._is_array(node.args[0]):
-                return node
+        is_len = isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
+        if is_len and self._is_array(node.args[0]):
+            return node
         for arg in [*node.args, *(kw.value for kw in node.keywords)]:
             if self._is_array(arg) or (isinstance(arg, ast.Starred) and self._is_array(arg.value)):
                 name = arg.value.id if isinstance(arg, ast.Starred) else arg.id  # type: ignore[union-attr]
@@ -437,7 +457,11 @@ class _KernelRewriter(ast.NodeTransformer):
         name = target.value.id  # type: ignore[attr-defined]
         idx = [self.visit(i) for i in self._check_indices(target)]
         site = self._site(target, name, "store", len(idx))
-        call = _call(self._helper("store", len(idx)), [_name(name, like), *idx, value, *self._trace_args(like, site, name)], like)
+        call = _call(
+            self._helper("store", len(idx)),
+            [_name(name, like), *idx, value, *self._trace_args(like, site, name)],
+            like,
+        )
         return _at(ast.Expr(value=call), like)  # type: ignore[return-value]
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
@@ -447,7 +471,9 @@ class _KernelRewriter(ast.NodeTransformer):
                 self._refuse_element_targets(target, node.lineno, "this assignment")
             return self.generic_visit(node)
         if len(node.targets) > 1:
-            raise TraceUnsupported(node.lineno, "chained assignment to an array element: write one store per line")
+            raise TraceUnsupported(
+                node.lineno, "chained assignment to an array element: write one store per line"
+            )
         value = self.visit(node.value)
         return self._store(element[0], value, node)
 
@@ -478,7 +504,12 @@ class _KernelRewriter(ast.NodeTransformer):
         store_site = self._site(target, name, "store", len(idx))
         call = _call(
             self._helper("store", len(idx)),
-            [_name(name, node), *(_name(t, node) for t in temps), value, *self._trace_args(node, store_site, name)],
+            [
+                _name(name, node),
+                *(_name(t, node) for t in temps),
+                value,
+                *self._trace_args(node, store_site, name),
+            ],
             node,
         )
         stmts.append(_at(ast.Expr(value=call), node))  # type: ignore[arg-type]
@@ -492,7 +523,9 @@ def _kernel_params(kernel: ast.FunctionDef) -> tuple[str, ...]:
     if args.kwonlyargs:
         raise TraceUnsupported(kernel.lineno, f"{kernel.name} has keyword-only parameters")
     if args.defaults:
-        raise TraceUnsupported(kernel.lineno, f"{kernel.name} has default values: every parameter gets an argument")
+        raise TraceUnsupported(
+            kernel.lineno, f"{kernel.name} has default values: every parameter gets an argument"
+        )
     return tuple(a.arg for a in args.posonlyargs + args.args)
 
 
@@ -546,7 +579,10 @@ def rewrite_kernel(
         new = rewriter.visit(stmt)
         body.extend(new if isinstance(new, list) else [new])
     first = fn.body[0]
-    tid = _at(ast.Assign(targets=[ast.Name(id=TID, ctx=ast.Store())], value=_call(PREFIX + "thread_id", [], first)), first)
+    tid = _at(
+        ast.Assign(targets=[ast.Name(id=TID, ctx=ast.Store())], value=_call(PREFIX + "thread_id", [], first)),
+        first,
+    )
     rewriter.helpers.add("tv_thread_id")
     traced_fn = copy.copy(fn)
     traced_fn.body = [tid, *body]  # type: ignore[list-item]
@@ -559,7 +595,9 @@ def rewrite_kernel(
     line = tree.body[0].lineno if tree.body else 1
     traced_tree = ast.Module(body=[n if n is not fn else traced_fn for n in tree.body], type_ignores=[])
     traced = _module(traced_tree, traced_fn, _imports(sorted(rewriter.helpers), line))
-    plain_tree = ast.Module(body=[plain_fn if n is fn else copy.deepcopy(n) for n in tree.body], type_ignores=[])
+    plain_tree = ast.Module(
+        body=[plain_fn if n is fn else copy.deepcopy(n) for n in tree.body], type_ignores=[]
+    )
     plain = _module(plain_tree, plain_fn, _imports([], line))
     return Rewrite(
         kernel=fn.name,

@@ -50,7 +50,10 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
         t0 = time.perf_counter()
         kernel = prepared.kernel(traced=True)
         capacity = max(1, min(request.budget, SIM_BUDGET, SIM_ROWS_PER_THREAD * max(request.threads, 1)))
-        device_args = [cuda.to_device(v) if isinstance(s, ArraySpec) else v for s, v in zip(prepared.specs, prepared.host, strict=True)]
+        device_args = [
+            cuda.to_device(v) if isinstance(s, ArraySpec) else v
+            for s, v in zip(prepared.specs, prepared.host, strict=True)
+        ]
         log = cuda.to_device(new_log(capacity))
         count = cuda.to_device(np.zeros(1, dtype=np.int64))
         try:
@@ -66,7 +69,9 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
         logged = min(accesses, capacity)
         host_log = np.ascontiguousarray(log.copy_to_host()[:, :logged])
         outputs = {
-            s.name: d.copy_to_host() for s, d in zip(prepared.specs, device_args, strict=True) if isinstance(s, ArraySpec)
+            s.name: d.copy_to_host()
+            for s, d in zip(prepared.specs, device_args, strict=True)
+            if isinstance(s, ArraySpec)
         }
         t1 = time.perf_counter()
         analysis = analyse(host_log, accesses, prepared.rewrite.sites, prepared.arrays, request.block, np)

@@ -1,0 +1,31 @@
+"""1-D stencil with shared memory: each block loads its tile (plus a halo) once, then every
+thread sums its neighbours from the tile. cuda.syncthreads() makes the whole tile visible
+before anyone reads it. Only the global arrays X and Y are traced; the tile is shared memory.
+"""
+
+from numba import cuda, float32
+
+TPB = 128  # threads per block: the tile size (launch with this block size)
+RADIUS = 1
+
+
+@cuda.jit
+def stencil(X, Y):
+    tile = cuda.shared.array(TPB + 2 * RADIUS, float32)
+    i = cuda.grid(1)
+    t = cuda.threadIdx.x + RADIUS
+    if i < X.size:
+        tile[t] = X[i]
+        if cuda.threadIdx.x < RADIUS:
+            if i >= RADIUS:
+                tile[t - RADIUS] = X[i - RADIUS]
+            else:
+                tile[t - RADIUS] = 0
+            if i + TPB < X.size:
+                tile[t + TPB] = X[i + TPB]
+            else:
+                tile[t + TPB] = 0
+    cuda.syncthreads()
+    if i < X.size:
+        total = tile[t - 1] + tile[t] + tile[t + 1]
+        Y[i] = total

@@ -1,0 +1,169 @@
+"""The traced kernel on a GPU (numba-cuda + CuPy), and its own time as written and as traced.
+
+Order: the first launch of the traced kernel on fresh arrays is the run whose log and results
+are reported (its wall time, compile included, is ``compile_s``). Then, when asked, both
+kernels are timed like the vecadd panel does (simtviz.backends.vecadd_gpu.GpuTimer: a hold
+kernel keeps the GPU busy while the launches are queued, so events measure GPU time, not the
+host's launch cost) on scratch copies of the inputs, so the reported results are untouched. Each
+timed traced launch gets its own zeroed counter, so every launch logs as the reported one did.
+The analysis runs on the GPU (CuPy); only the summary, the maps and the log come back.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from typing import Any
+
+import numpy as np
+
+from simtviz.backends.base import Progress
+from simtviz.backends.trace.prepare import LOG_FIELDS, prepare
+from simtviz.core.errors import KernelFailed, LaunchRejected
+from simtviz.core.trace_analysis import analyse
+from simtviz.core.trace_args import ArraySpec
+from simtviz.core.trace_model import TraceRequest, TraceResult, evaluate_check
+
+TIMED_LAUNCHES = 20
+LOG_BYTES_PER_ACCESS = LOG_FIELDS * 8
+
+
+def _launch_rejected(exc: BaseException, request: TraceRequest, kernel_name: str) -> LaunchRejected:
+    from simtviz.core.launch import Dim3, LaunchConfig
+    from simtviz.core.limits import validate
+
+    config = LaunchConfig(Dim3(*request.grid), Dim3(*request.block))
+    return LaunchRejected(
+        str(exc),
+        config,
+        validate(config),
+        type(exc).__name__,
+        launch_line=f"{kernel_name}[{request.grid}, {request.block}](...)",
+        traceback_text=traceback.format_exc(),
+    )
+
+
+def run_trace_gpu(request: TraceRequest, progress: Progress | None = None) -> TraceResult:
+    import cupy as cp
+    from numba import cuda
+
+    from simtviz.backends.gpu import launch_error_types
+
+    prepared = prepare(request)
+    try:
+        device = cp.cuda.Device()
+        name = cuda.get_current_device().name
+        name = name.decode() if isinstance(name, bytes) else str(name)
+        free, _total = cp.cuda.runtime.memGetInfo()
+        array_bytes = sum(np.asarray(v).nbytes for v in prepared.host)
+        capacity = max(1, request.budget)
+        # the log gets at most half of what the arrays leave free
+        capacity = max(1, min(capacity, int((free - 2 * array_bytes) * 0.5) // LOG_BYTES_PER_ACCESS))
+
+        def fresh() -> list[Any]:
+            return [
+                cp.asarray(v) if isinstance(s, ArraySpec) else v
+                for s, v in zip(prepared.specs, prepared.host, strict=True)
+            ]
+
+        args = fresh()
+        log = cp.zeros((LOG_FIELDS, capacity), dtype=cp.int64)
+        count = cp.zeros(1, dtype=cp.int64)
+        if progress:
+            progress(0.05)
+        t0 = time.perf_counter()
+        try:
+            kernel = prepared.kernel(traced=True)
+            kernel[request.grid, request.block](*args, log, count)
+        except launch_error_types() as exc:
+            if type(exc) is ValueError and "LaunchConfig" not in str(exc):
+                raise prepared.compile_error(exc) from exc
+            raise _launch_rejected(exc, request, prepared.rewrite.kernel) from exc
+        except Exception as exc:  # numba's typing/lowering errors: on the student's line
+            if type(exc).__module__.startswith("numba"):
+                raise prepared.compile_error(exc) from exc
+            raise
+        try:
+            device.synchronize()
+        except Exception as exc:  # a fault inside the kernel (sticky context error)
+            raise KernelFailed(f"the GPU reported an error after the launch: {exc}") from exc
+        compile_s = time.perf_counter() - t0
+        if progress:
+            progress(0.4)
+
+        accesses = int(count.get()[0])
+        logged = min(accesses, capacity)
+        t1 = time.perf_counter()
+        analysis = analyse(
+            log[:, :logged], accesses, prepared.rewrite.sites, prepared.arrays, request.block, cp
+        )
+        for key, touch in list(analysis.touch.items()):
+            analysis.touch[key] = touch.to_host()
+        device.synchronize()
+        analysis_s = time.perf_counter() - t1
+        host_log = cp.asnumpy(log[:, :logged])
+        outputs = {
+            s.name: cp.asnumpy(a)
+            for s, a in zip(prepared.specs, args, strict=True)
+            if isinstance(s, ArraySpec)
+        }
+        del log
+        if progress:
+            progress(0.6)
+
+        result = TraceResult(
+            backend=f"gpu:{name}",
+            kernel=prepared.rewrite.kernel,
+            grid=tuple(request.grid),  # type: ignore[arg-type]
+            block=tuple(request.block),  # type: ignore[arg-type]
+            sites=prepared.rewrite.sites,
+            arrays=prepared.arrays,
+            analysis=analysis,
+            log=host_log,
+            inputs=prepared.inputs(),
+            outputs=outputs,
+            compile_s=compile_s,
+            analysis_s=analysis_s,
+        )
+        if request.time_kernel:
+            _time_kernels(prepared, request, result, fresh, capacity)
+        if request.check:
+            result.check = evaluate_check(request.check, {**prepared.inputs(), **outputs})
+        note = result.budget_note()
+        if note:
+            result.notes.append(note)
+        if progress:
+            progress(1.0)
+        return result
+    finally:
+        prepared.cleanup()
+
+
+def _time_kernels(
+    prepared: Any, request: TraceRequest, result: TraceResult, fresh: Any, capacity: int
+) -> None:
+    import cupy as cp
+    from numba import cuda
+
+    from simtviz.backends.vecadd_gpu import HOLD_ATTEMPTS, GpuTimer
+
+    timer = GpuTimer(cp)
+    scratch = fresh()
+    # numba views of the CuPy arrays: the same GPU time, a third of the host time per launch
+    views = [cuda.as_cuda_array(a, sync=False) if isinstance(a, cp.ndarray) else a for a in scratch]
+    grid, block = request.grid, request.block
+    plain = prepared.kernel(traced=False)
+    timing = timer.batch(lambda: plain[grid, block](*views), TIMED_LAUNCHES)
+    result.kernel_ms = timing.median_ms
+    busy = timing.gpu_stayed_busy
+
+    traced = prepared.kernel(traced=True)
+    log = cuda.as_cuda_array(cp.zeros((LOG_FIELDS, capacity), dtype=cp.int64), sync=False)
+    launches = 1 + HOLD_ATTEMPTS * TIMED_LAUNCHES
+    counters = cp.zeros((launches, 1), dtype=cp.int64)
+    counter_views = [cuda.as_cuda_array(counters[k], sync=False) for k in range(launches)]
+    next_counter = iter(counter_views)
+    timing = timer.batch(lambda: traced[grid, block](*views, log, next(next_counter)), TIMED_LAUNCHES)
+    result.instrumented_ms = timing.median_ms
+    if not (busy and timing.gpu_stayed_busy):
+        result.notes.append("the GPU ran out of queued work while timing: those times include host gaps")

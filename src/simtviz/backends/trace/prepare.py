@@ -1,0 +1,102 @@
+"""What both runners do before the launch: specs, rewrite, host values, the kernel's module.
+
+The student's file is written to a temporary folder as they wrote it, and the rewritten tree
+(compiled with the student's line numbers, against that file's name) runs as a module: numba
+and tracebacks then quote the student's own lines. Only the runners call this, in the child
+process, when the student pressed Run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sys
+import tempfile
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simtviz.core.trace_analysis import LOG_FIELDS, ArrayInfo
+from simtviz.core.trace_args import ArraySpec, build_host_args, match_parameters, parse_args
+from simtviz.core.trace_model import KernelCompileError, TraceRequest
+from simtviz.core.trace_rewrite import (
+    Rewrite,
+    choose_kernel,
+    describe_numba_error,
+    numba_error_line,
+    parse,
+    rewrite_kernel,
+)
+
+
+@dataclass
+class Prepared:
+    request: TraceRequest
+    rewrite: Rewrite
+    specs: list[Any]
+    host: list[Any]  # values in the kernel's parameter order
+    arrays: tuple[ArrayInfo, ...]
+    folder: Path
+    path: Path
+    modules: dict[bool, types.ModuleType] = field(default_factory=dict)
+
+    def kernel(self, traced: bool = True) -> Any:
+        """The dispatcher of the traced (or the plain) kernel; its module is made on first use."""
+        if traced not in self.modules:
+            digest = hashlib.sha1(self.request.source.encode()).hexdigest()[:12]
+            name = f"simtviz_trace_{'t' if traced else 'p'}_{digest}_{id(self):x}"
+            module = types.ModuleType(name)
+            module.__file__ = str(self.path)
+            sys.modules[name] = module
+            exec(self.rewrite.compile(str(self.path), traced), module.__dict__)
+            self.modules[traced] = module
+        return getattr(self.modules[traced], self.rewrite.kernel)
+
+    def inputs(self) -> dict[str, Any]:
+        return {spec.name: value for spec, value in zip(self.specs, self.host, strict=True)}
+
+    def cleanup(self) -> None:
+        for module in self.modules.values():
+            sys.modules.pop(module.__name__, None)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def compile_error(self, exc: BaseException) -> KernelCompileError:
+        """numba's error, on the student's line."""
+        text = str(exc)
+        line = numba_error_line(text, str(self.path)) or 0
+        return KernelCompileError(line, describe_numba_error(text, str(self.path), self.request.filename))
+
+    def failure_line(self, exc: BaseException) -> int | None:
+        """The student's line where a Python exception (the simulator) was raised, if any."""
+        tb = exc.__traceback__
+        line = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == str(self.path):
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        return line
+
+
+def new_log(capacity: int) -> np.ndarray:
+    return np.zeros((LOG_FIELDS, capacity), dtype=np.int64)
+
+
+def prepare(request: TraceRequest) -> Prepared:
+    """Parse and check everything that can be checked without running the student's code."""
+    specs_by_name = parse_args(request.args)
+    tree = parse(request.source, request.filename)
+    fn = choose_kernel(tree, request.kernel)
+    params = tuple(a.arg for a in fn.args.posonlyargs + fn.args.args)
+    specs = match_parameters(params, specs_by_name)
+    dims = {s.name: s.ndim for s in specs if isinstance(s, ArraySpec)}
+    rewrite = rewrite_kernel(request.source, fn.name, dims, request.filename)
+    host = build_host_args(specs, request.seed)
+    arrays = tuple(ArrayInfo(s.name, s.shape, s.dtype) for s in specs if isinstance(s, ArraySpec))
+    folder = Path(tempfile.mkdtemp(prefix="simtviz-trace-"))
+    stem = "".join(c if c.isalnum() else "_" for c in Path(request.filename).stem) or "kernel"
+    path = folder / f"{stem}.py"
+    path.write_text(request.source, encoding="utf-8")
+    return Prepared(request, rewrite, specs, host, arrays, folder, path)

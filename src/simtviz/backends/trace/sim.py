@@ -1,0 +1,101 @@
+"""The traced kernel on numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1 before numba's import).
+
+The simulator runs each thread as Python, so the log's rows are exactly the accesses the
+threads made. It times nothing (``kernel_ms`` and ``instrumented_ms`` are None).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from simtviz.backends.base import Progress
+from simtviz.backends.trace.prepare import new_log, prepare
+from simtviz.core.errors import BackendUnavailable, KernelFailed
+from simtviz.core.trace_analysis import analyse
+from simtviz.core.trace_args import ArraySpec
+from simtviz.core.trace_model import SIM_BUDGET, TraceRequest, TraceResult, evaluate_check
+
+# Threads the simulator runs without being asked (about 30 s traced).
+SIM_MAX_TRACE_THREADS = 131_072
+# Rows allocated per thread beyond which the log stops at the budget anyway.
+SIM_ROWS_PER_THREAD = 64
+
+
+def _too_large(threads: int, limit: int) -> Exception:
+    from simtviz.core import errors
+
+    message = (
+        f"{threads:,} threads would take a long time on the CUDA simulator "
+        f"(it traces up to {limit:,} without asking)"
+    )
+    try:  # the structured form (threads, estimate_s, limit, where), where it exists
+        return errors.LaunchTooLarge(threads, None, limit, "the CUDA simulator")  # type: ignore[call-arg,arg-type]
+    except TypeError:
+        return errors.LaunchTooLarge(message)
+
+
+def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> TraceResult:
+    from numba import config, cuda
+
+    if not config.ENABLE_CUDASIM:
+        raise BackendUnavailable("run_trace_sim needs NUMBA_ENABLE_CUDASIM=1 set before numba is imported")
+    if request.threads > SIM_MAX_TRACE_THREADS and not request.force:
+        raise _too_large(request.threads, SIM_MAX_TRACE_THREADS)
+    prepared = prepare(request)
+    try:
+        if progress:
+            progress(0.05)
+        t0 = time.perf_counter()
+        kernel = prepared.kernel(traced=True)
+        capacity = max(1, min(request.budget, SIM_BUDGET, SIM_ROWS_PER_THREAD * max(request.threads, 1)))
+        device_args = [
+            cuda.to_device(v) if isinstance(s, ArraySpec) else v
+            for s, v in zip(prepared.specs, prepared.host, strict=True)
+        ]
+        log = cuda.to_device(new_log(capacity))
+        count = cuda.to_device(np.zeros(1, dtype=np.int64))
+        try:
+            kernel[request.grid, request.block](*device_args, log, count)
+        except Exception as exc:  # the student's code raised inside a simulated thread
+            line = prepared.failure_line(exc)
+            where = f"line {line}: " if line else ""
+            raise KernelFailed(f"{where}{type(exc).__name__}: {exc}") from exc
+        run_s = time.perf_counter() - t0
+        if progress:
+            progress(0.8)
+        accesses = int(count.copy_to_host()[0])
+        logged = min(accesses, capacity)
+        host_log = np.ascontiguousarray(log.copy_to_host()[:, :logged])
+        outputs = {
+            s.name: d.copy_to_host()
+            for s, d in zip(prepared.specs, device_args, strict=True)
+            if isinstance(s, ArraySpec)
+        }
+        t1 = time.perf_counter()
+        analysis = analyse(host_log, accesses, prepared.rewrite.sites, prepared.arrays, request.block, np)
+        result = TraceResult(
+            backend="sim",
+            kernel=prepared.rewrite.kernel,
+            grid=tuple(request.grid),  # type: ignore[arg-type]
+            block=tuple(request.block),  # type: ignore[arg-type]
+            sites=prepared.rewrite.sites,
+            arrays=prepared.arrays,
+            analysis=analysis,
+            log=host_log,
+            inputs=prepared.inputs(),
+            outputs=outputs,
+            compile_s=run_s,
+            analysis_s=time.perf_counter() - t1,
+        )
+        if request.check:
+            result.check = evaluate_check(request.check, {**prepared.inputs(), **outputs})
+        note = result.budget_note()
+        if note:
+            result.notes.append(note)
+        if progress:
+            progress(1.0)
+        return result
+    finally:
+        prepared.cleanup()

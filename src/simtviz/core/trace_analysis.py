@@ -1,0 +1,303 @@
+"""What a traced kernel did to memory, computed from its access log (never from a formula).
+
+Array code only, through an ``xp`` module: NumPy for simulator logs, CuPy for GPU logs (the log
+then never leaves the GPU; only the small tables and the per-element maps come back).
+
+Terms, as ``simtviz trace --json`` defines them (shared/CONTRACT.md):
+- a *request* is one warp executing one access site once: the k-th execution of that site by
+  each active lane of the warp (a thread's k-th execution of a site is its *instance* k, found by
+  ranking the thread's log rows of that site in slot order, which is the thread's program order);
+- *sectors*: distinct 32-byte sectors (byte offset // 32 from the array's start; CUDA
+  allocations are 256-byte aligned) per request, summed over requests;
+- *efficiency*: distinct bytes accessed / (sectors × 32).
+Requests and sectors count accesses that were performed (in bounds); out-of-bounds attempts are
+counted and listed separately.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from simtviz.core.trace_rewrite import KINDS, Site
+
+# Log layout: must match simtviz.kernels.trace_helpers (kept here too: core must not import kernels).
+F_THREAD, F_SITE, F_FLAGS, F_OFFSET, F_I0, F_I1, F_I2 = range(7)
+LOG_FIELDS = 7
+KIND_LOAD, KIND_STORE, KIND_ATOMIC = 0, 1, 2
+WARP = 32
+SECTOR_BYTES = 32
+NOBODY = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayInfo:
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return np.dtype(self.dtype).itemsize
+
+
+@dataclass
+class TouchMap:
+    """Per element of one array (the array's shape): who touched it and how often."""
+
+    loads: Any
+    stores: Any  # plain stores
+    atomics: Any
+    writers: Any  # distinct threads that stored (plain stores)
+    last_writer: Any  # global thread id of the last store or atomic in log order, NOBODY if none
+    last_reader: Any  # global thread id of the last load, NOBODY if none
+
+    def to_host(self) -> TouchMap:
+        return TouchMap(*(_host(getattr(self, f)) for f in self.__dataclass_fields__))
+
+
+@dataclass
+class Analysis:
+    accesses: int
+    logged: int
+    oob_total: int
+    oob: list[dict[str, Any]]
+    arrays: dict[str, dict[str, Any]]
+    lines: list[dict[str, Any]]
+    touch: dict[str, TouchMap] = field(default_factory=dict)
+    # Per site (index = site id): performed requests, sectors, distinct bytes; out-of-bounds count.
+    site_counts: list[dict[str, int]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """The log-derived part of ``trace --json``."""
+        return {
+            "accesses": self.accesses,
+            "logged": self.logged,
+            "oob_total": self.oob_total,
+            "oob": self.oob,
+            "arrays": self.arrays,
+            "lines": self.lines,
+        }
+
+
+def _host(a: Any) -> np.ndarray:
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+def _ints(a: Any) -> list[int]:
+    return [int(v) for v in _host(a).tolist()]
+
+
+def warp_of(thread: Any, block: Sequence[int]) -> Any:
+    """Global warp id of each global linear thread id: warps never span blocks."""
+    per_block = math.prod(block)
+    warps_per_block = -(-per_block // WARP)
+    return (thread // per_block) * warps_per_block + (thread % per_block) // WARP
+
+
+def _changes(xp: ModuleType, *cols: Any) -> Any:
+    """True where any column differs from the row before (and at row 0)."""
+    n = int(cols[0].shape[0])
+    out = xp.zeros(n, dtype=bool)
+    if n == 0:
+        return out
+    out[0] = True
+    for col in cols:
+        out[1:] |= col[1:] != col[:-1]
+    return out
+
+
+def instances(xp: ModuleType, thread: Any, site: Any) -> Any:
+    """Each row's instance: how many earlier rows (in slot order) have the same thread and site."""
+    n = int(thread.shape[0])
+    if n == 0:
+        return xp.zeros(0, dtype=xp.int64)
+    slot = xp.arange(n, dtype=xp.int64)
+    order = xp.lexsort(xp.stack([slot, site, thread]))
+    starts = _changes(xp, thread[order], site[order])
+    group = xp.cumsum(starts) - 1
+    first = xp.nonzero(starts)[0]
+    rank = slot - first[group]
+    out = xp.empty(n, dtype=xp.int64)
+    out[order] = rank
+    return out
+
+
+def _last_by_element(xp: ModuleType, flat: Any, thread: Any, size: int) -> Any:
+    """The thread of the last row (in log order) that touched each element; NOBODY if none."""
+    out = xp.full(size, NOBODY, dtype=xp.int64)
+    n = int(flat.shape[0])
+    if n == 0:
+        return out
+    order = xp.lexsort(xp.stack([xp.arange(n, dtype=xp.int64), flat]))
+    f = flat[order]
+    last = xp.ones(n, dtype=bool)
+    last[:-1] = f[1:] != f[:-1]
+    out[f[last]] = thread[order][last]
+    return out
+
+
+def analyse(
+    log: Any,
+    accesses: int,
+    sites: Sequence[Site],
+    arrays: Sequence[ArrayInfo],
+    block: Sequence[int],
+    xp: ModuleType = np,
+) -> Analysis:
+    """Everything ``trace --json`` reports from the log, plus the per-element maps.
+
+    ``log`` is the logged part, shape ``(LOG_FIELDS, logged)``; ``accesses`` all attempts the
+    launch made (the counter); ``arrays`` in array-id order (the kernel's array parameters).
+    """
+    logged = int(log.shape[1])
+    thread = log[F_THREAD]
+    site = log[F_SITE]
+    flags = log[F_FLAGS]
+    oob = (flags & 1) == 1
+    kind = (flags >> 1) & 3
+    array = flags >> 3
+    nsites = len(sites)
+
+    per_site = _ints(xp.bincount(site, minlength=nsites)) if logged else [0] * nsites
+    oob_site = _ints(xp.bincount(site[oob], minlength=nsites)) if logged else [0] * nsites
+
+    # Requests, sectors, distinct bytes per site (performed accesses only).
+    inst = instances(xp, thread, site)
+    ok = ~oob
+    warp, s_site, s_inst, off = warp_of(thread[ok], block), site[ok], inst[ok], log[F_OFFSET][ok]
+    requests = sectors = distinct = [0] * nsites
+    if int(off.shape[0]):
+        order = xp.lexsort(xp.stack([off, s_inst, s_site, warp]))
+        warp, s_site, s_inst, off = warp[order], s_site[order], s_inst[order], off[order]
+        new_request = _changes(xp, warp, s_site, s_inst)
+        new_sector = new_request | _changes(xp, off // SECTOR_BYTES)
+        new_byte = new_request | _changes(xp, off)
+        requests = _ints(xp.bincount(s_site[new_request], minlength=nsites))
+        sectors = _ints(xp.bincount(s_site[new_sector], minlength=nsites))
+        distinct = _ints(xp.bincount(s_site[new_byte], minlength=nsites))
+    itemsize = {a.name: a.itemsize for a in arrays}
+    site_counts = [
+        {"count": per_site[s.id], "oob": oob_site[s.id], "requests": requests[s.id],
+         "sectors": sectors[s.id], "bytes": distinct[s.id] * itemsize[s.array]}
+        for s in sites
+    ]  # fmt: skip
+
+    # Per source line and kind (two sites on one line, e.g. A[i] + A[i + 1], add up).
+    rows: dict[tuple[int, str, str], dict[str, int]] = {}
+    for s, counts in zip(sites, site_counts, strict=True):
+        row = rows.setdefault(
+            (s.line, s.array, s.kind), {"count": 0, "requests": 0, "sectors": 0, "bytes": 0}
+        )
+        for key in row:
+            row[key] += counts[key]
+    lines = []
+    for (line, name, kind_name), row in sorted(
+        rows.items(), key=lambda kv: (kv[0][0], kv[0][1], KINDS.index(kv[0][2]))
+    ):
+        lines.append(
+            {
+                "line": line,
+                "array": name,
+                "kind": kind_name,
+                "count": row["count"],
+                "requests": row["requests"],
+                "sectors": row["sectors"],
+                "sectors_per_request": round(row["sectors"] / row["requests"], 4)
+                if row["requests"]
+                else None,
+                "efficiency": round(row["bytes"] / (row["sectors"] * SECTOR_BYTES), 4)
+                if row["sectors"]
+                else None,
+            }
+        )
+
+    oob_rows: dict[tuple[str, int, str], int] = {}
+    for s in sites:
+        if oob_site[s.id]:
+            key = (s.array, s.line, s.kind)
+            oob_rows[key] = oob_rows.get(key, 0) + oob_site[s.id]
+    oob_list = [
+        {"array": a, "line": ln, "kind": k, "count": c}
+        for (a, ln, k), c in sorted(oob_rows.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    ]
+
+    summary_arrays: dict[str, dict[str, Any]] = {}
+    touch: dict[str, TouchMap] = {}
+    for array_id, info in enumerate(arrays):
+        mine = array == array_id
+        inb = mine & ok
+        dims = [*info.shape, 1, 1][:3]
+        flat = (log[F_I0] * dims[1] + log[F_I1]) * dims[2] + log[F_I2]
+        load_m, store_m, atomic_m = (
+            inb & (kind == KIND_LOAD),
+            inb & (kind == KIND_STORE),
+            inb & (kind == KIND_ATOMIC),
+        )
+        loads = xp.bincount(flat[load_m], minlength=info.size)[: info.size]
+        stores = xp.bincount(flat[store_m], minlength=info.size)[: info.size]
+        atomics = xp.bincount(flat[atomic_m], minlength=info.size)[: info.size]
+        threads_bound = int(thread.max()) + 1 if logged else 1
+        pairs = xp.unique(flat[store_m] * threads_bound + thread[store_m])
+        writers = xp.bincount(pairs // threads_bound, minlength=info.size)[: info.size]
+        written = store_m | atomic_m
+        touch[info.name] = TouchMap(
+            loads=loads.reshape(info.shape),
+            stores=stores.reshape(info.shape),
+            atomics=atomics.reshape(info.shape),
+            writers=writers.reshape(info.shape),
+            last_writer=_last_by_element(xp, flat[written], thread[written], info.size).reshape(info.shape),
+            last_reader=_last_by_element(xp, flat[load_m], thread[load_m], info.size).reshape(info.shape),
+        )
+        summary_arrays[info.name] = {
+            "shape": list(info.shape),
+            "dtype": info.dtype,
+            "loads": int((mine & (kind == KIND_LOAD)).sum()),
+            "stores": int((mine & (kind == KIND_STORE)).sum()),
+            "atomics": int((mine & (kind == KIND_ATOMIC)).sum()),
+            "untouched": int(((loads + stores + atomics) == 0).sum()),
+            "multi_writer": int((writers > 1).sum()),
+        }
+
+    return Analysis(
+        accesses=int(accesses),
+        logged=logged,
+        oob_total=int(oob.sum()) if logged else 0,
+        oob=oob_list,
+        arrays=summary_arrays,
+        lines=lines,
+        touch=touch,
+        site_counts=site_counts,
+    )
+
+
+def oob_details(
+    log: Any, sites: Sequence[Site], arrays: Sequence[ArrayInfo], limit: int = 1000
+) -> list[dict[str, Any]]:
+    """The first ``limit`` out-of-bounds attempts in log order: thread, line, array, kind, index, bounds."""
+    host = _host(log)
+    rows = np.nonzero(host[F_FLAGS] & 1)[0][:limit]
+    out = []
+    for r in rows.tolist():
+        s = sites[int(host[F_SITE, r])]
+        info = arrays[int(host[F_FLAGS, r]) >> 3]
+        out.append(
+            {
+                "thread": int(host[F_THREAD, r]),
+                "line": s.line,
+                "array": s.array,
+                "kind": s.kind,
+                "index": [int(host[F_I0 + d, r]) for d in range(len(info.shape))],
+                "shape": list(info.shape),
+            }
+        )
+    return out

@@ -119,8 +119,12 @@ class Recording:
         arrays["window_origin"] = np.array(self.window.origin, dtype=np.int64)
         arrays["window_size"] = np.array(self.window.size, dtype=np.int64)
         # Compressing a 16-million-thread record takes ~30 s; past a million rows, size loses to time.
-        save = np.savez_compressed if self.threads <= 1 << 20 else np.savez
-        return atomic_write(path, lambda fh: save(fh, **arrays))
+        compress = self.threads <= 1 << 20
+
+        def write(fh: Any) -> None:
+            (np.savez_compressed if compress else np.savez)(fh, **arrays)  # type: ignore[arg-type]
+
+        return atomic_write(path, write)
 
     def save_csv(self, path: str | Path) -> Path:
         """One line per thread, columns named as the kernel reads them."""

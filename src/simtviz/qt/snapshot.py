@@ -69,4 +69,3 @@ def _no_app() -> bool:
     from PySide6.QtWidgets import QApplication
 
     return QApplication.instance() is None
-

@@ -18,6 +18,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from simtviz.backends.base import Backend, Progress
@@ -105,6 +106,10 @@ def _check_memory(cp: Any, request: VecaddRequest, elements: int) -> None:
     needed = elements * ITEMSIZE
     if not request.force and needed > 0.9 * free:
         raise OutOfDeviceMemory(needed, free, f"N = {request.n:,}", forcible=True, smaller="a smaller --n")
+
+
+def launch_vecadd(kernel: Any, grid: int, block: int, *args: Any) -> None:
+    kernel[grid, block](*args)
 
 
 def run_vecadd_gpu(
@@ -221,7 +226,8 @@ def run_vecadd_gpu(
         count = GPU_MIN_REPEAT
         for index, sweep_block in enumerate(request.sweep_blocks):
             row = SweepRow.shape(n, sweep_block)
-            timing = timer.batch(lambda g=row.grid, s=sweep_block: vecadd[g, s](a_nb, b_nb, c_nb), count)
+            launch = partial(launch_vecadd, vecadd, row.grid, sweep_block, a_nb, b_nb, c_nb)
+            timing = timer.batch(launch, count)
             row.kernel_ms = timing.median_ms
             row.bandwidth_GBps = bandwidth_gbps(n, row.kernel_ms)
             result.sweep.append(row)

@@ -29,7 +29,8 @@ class _Compiled:
 
 def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = None) -> Recording:
     """Launch the request on the GPU backend's device; verify there; keep the record there."""
-    cp: Any = backend.cp  # type: ignore[attr-defined]
+    import cupy as cp
+
     from simtviz.kernels.record import record_threads
 
     compile_once(backend)

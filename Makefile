@@ -16,13 +16,20 @@ run: $(STAMP)
 	@bash scripts/system-deps.sh $(VENV)
 	$(VENV)/bin/simtviz $(ARGS)
 
+# Guardrails first (seconds), then the suite: lint, format, import layers (pyproject.toml's
+# [tool.importlinter]), types of core/ and backends/ ([tool.mypy]).
 test: $(STAMP)
 	$(PY) -m ruff check src tests benchmarks scripts
+	$(PY) -m ruff format --check src tests benchmarks scripts
+	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
 lint: $(STAMP)
 	$(PY) -m ruff check src tests benchmarks scripts
 	$(PY) -m ruff format --check src tests benchmarks scripts
+	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 
 # On a machine with an NVIDIA GPU: the GPU tests, in their own process (numba decides at import).
 gpu-test: $(STAMP)
@@ -32,4 +39,4 @@ screenshot: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshot.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .ruff_cache
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .mypy_cache .import_linter_cache

@@ -27,7 +27,7 @@ def main() -> None:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from simtviz.backends.base import SIM_THREADS_PER_SECOND
+    from simtviz.core.estimates import threads_per_second
     from simtviz.gui import create_main_window
 
     app = QApplication.instance() or QApplication([])
@@ -38,7 +38,7 @@ def main() -> None:
     while w.bridge.backend is None and time.perf_counter() < deadline:
         app.processEvents()
         time.sleep(0.01)
-    blocks = max(1, round(args.seconds * SIM_THREADS_PER_SECOND / 256))
+    blocks = max(1, round(args.seconds * threads_per_second("sim") / 256))
     w.launchPanel.spins["gridX"].setValue(blocks)
     for name, value in (("gridY", 1), ("gridZ", 1), ("blockX", 256), ("blockY", 1), ("blockZ", 1)):
         w.launchPanel.spins[name].setValue(value)

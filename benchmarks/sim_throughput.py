@@ -4,7 +4,7 @@
 
 The bare launch runs the same kernel on NumPy arrays with nothing around it. simtviz adds the
 limit checks, -1 filling, verification against the oracle and, for the desktop app's backend,
-the child process and the memory-mapped record. Target: overhead ≤ 10 %.
+the child process and sending the record back over a pipe. Target: overhead ≤ 10 %.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import time
 os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 
 
-from simtviz.backends.sim import SimBackend, allocate_fields, window_array
+from simtviz.backends.record.sim import window_array
+from simtviz.backends.sim import SimBackend
 from simtviz.backends.sim_process import SimProcessBackend
 from simtviz.core.launch import LaunchConfig
-from simtviz.core.oracle import RECORD_FIELDS
+from simtviz.core.schema import RECORD_FIELDS, allocate
 from simtviz.core.window import Window
 
 
@@ -28,7 +29,7 @@ def bare(config: LaunchConfig) -> float:
     from simtviz.kernels.record import record_threads
 
     window = Window.full(config)
-    fields = allocate_fields(window.threads)
+    fields = allocate(window.threads)
     args = [fields[name] for name in RECORD_FIELDS] + [window_array(window)]
     start = time.perf_counter()
     record_threads[config.grid.as_tuple(), config.block.as_tuple()](*args)

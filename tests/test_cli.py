@@ -90,6 +90,20 @@ def test_exit_codes(
     assert len(err.strip().splitlines()) in (1, 2)
 
 
+def test_a_long_simulator_record_says_how_to_force_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 1,048,576 threads at 4,000 simulated threads a second: 262 s, "about 4 min".
+    code = run(
+        ["record", "--grid", "1024", "--block", "1024", "--out", str(tmp_path / "x.npz"), "--backend", "sim"]
+    )
+    assert code == 4
+    assert capsys.readouterr().err.strip() == (
+        "simtviz: 1,048,576 threads would take about 4 min on the CUDA simulator "
+        "(it runs up to 131,072 without asking); use --force to run it anyway"
+    )
+
+
 def test_unknown_backend_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["devices", "--backend", "tpu"]) == 2
     assert "tpu" in capsys.readouterr().err

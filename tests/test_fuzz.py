@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import simtviz.backends.sim as sim_module
+import simtviz.backends.record.sim as sim_module
 from simtviz.cli import run
 from simtviz.core.launch import Dim3, DimParseError, LaunchConfig
 from simtviz.core.limits import validate

@@ -80,18 +80,16 @@ class Worker:
                     queued.cancelled.set()
         if current is not None:
             current.cancelled.set()
-            cancel = getattr(self.backend, "cancel", None)
-            if cancel is not None:
-                cancel()
+            if self.backend is not None:
+                self.backend.cancel()
 
     def shutdown(self, timeout: float = 1.5) -> bool:
         """Stop the thread (cancelling what runs); True when it ended within ``timeout``."""
         self.cancel()
         self._queue.put(None)
-        backend_shutdown = getattr(self.backend, "shutdown", None)
-        if backend_shutdown is not None:
+        if self.backend is not None:
             with contextlib.suppress(Exception):  # closing must never fail
-                backend_shutdown()
+                self.backend.shutdown()
         self._thread.join(timeout)
         return not self._thread.is_alive()
 

@@ -129,7 +129,9 @@ def test_device_verification_agrees_with_the_oracle_and_catches_corruption(gpu) 
     assert recording.verification.ok
     recording.fields["blockIdx"][100, 2] = 9
     recording.fields["laneid"][5] = -1  # as if thread 5 never wrote its lane
-    fast = gpu.verify_on_device(recording.fields, config, recording.window)
+    from simtviz.backends.record.gpu import verify_on_device
+
+    fast = verify_on_device(cp, recording.fields, config, recording.window, gpu.limits().multiprocessors)
     reference = verify(recording.fields, config, recording.window, xp=cp)
     assert fast.matched == reference.matched == recording.threads - 2
     assert fast.mismatched_by_field == reference.mismatched_by_field

@@ -137,7 +137,7 @@ def test_backend_label_names_the_simulator(qtbot, window) -> None:
 
 
 def test_snapshot_renders_png(qtbot, tmp_path) -> None:
-    from simtviz.qt.snapshot import run_snapshot_command
+    from simtviz.cli.snapshot import run_snapshot_command
 
     args = Namespace(
         grid=Dim3(2, 2, 2), block=Dim3(4, 4, 2), color="threadIdx.z", out=tmp_path / "s.png",

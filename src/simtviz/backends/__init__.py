@@ -1,4 +1,5 @@
-"""Backends: ``gpu`` (numba-cuda + CuPy) and ``sim`` (numba's CUDA simulator + NumPy).
+"""Backends: ``gpu`` (numba-cuda + CuPy) and ``sim`` (numba's CUDA simulator + NumPy), and the
+experiments they run (``experiment``: ``record``, ``vecadd``, and any registered later).
 
 Chosen once per process, before numba is imported (see ``selection``). Import the backend
 modules only through ``create_backend`` so that choice comes first.
@@ -6,7 +7,7 @@ modules only through ``create_backend`` so that choice comes first.
 
 from __future__ import annotations
 
-from simtviz.backends.base import Backend, BackendInfo
+from simtviz.backends.base import Backend, BackendInfo, BackendKind
 from simtviz.backends.selection import (
     BACKEND_CHOICES,
     BackendChoiceError,
@@ -46,6 +47,7 @@ __all__ = [
     "Backend",
     "BackendChoiceError",
     "BackendInfo",
+    "BackendKind",
     "create_backend",
     "gpu_probe",
     "requested_backend",

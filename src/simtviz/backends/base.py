@@ -1,37 +1,85 @@
-"""The small interface every backend offers, and the checks they share."""
+"""The small interface every backend offers, the policy that depends on its kind, and shared checks.
+
+A backend runs experiments (``simtviz.backends.experiment``): ``run(experiment, request)``
+checks the request against the backend's info, then hands it to the experiment's GPU or
+simulator half. Capabilities (cancel, warm-up, copy to host, shutdown) are declared here with
+defaults that do nothing, so callers never have to ask whether a backend has them.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
+from simtviz.core import estimates
 from simtviz.core.errors import LaunchRejected, LaunchTooLarge
+from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, format_duration
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DRIVER_INVALID_VALUE, DeviceLimits, validate
 from simtviz.core.recording import Recording
 from simtviz.core.window import Window
 
-# The simulator runs any launch up to this many threads without asking (CONTRACT.md).
-SIM_MAX_THREADS_UNASKED = 131_072
-# Measured on the 2-core CPU machines (docs/BENCHMARKS.md): 3,800–4,400 simulated threads a
-# second (one Python thread per CUDA thread). Used only for the estimate shown before a long run.
-SIM_THREADS_PER_SECOND = 4_000.0
-# On the H200 a launch of 2.2 × 10^12 threads (grid 2^31 - 1 of 1024, a window recording) took
-# 4.4 s by CUDA events: ≈ 5 × 10^11 threads/s. The estimate stays on the safe side (slower GPUs);
-# past ~5 s of GPU time a launch needs confirmation.
-GPU_THREADS_PER_SECOND = 2.0e11
-GPU_MAX_THREADS_UNASKED = 1 << 40
+if TYPE_CHECKING:
+    from simtviz.backends.experiment import Experiment
 
 Progress = Callable[[float], None]
+
+# Kept importable from here for existing callers; they live in core.estimates.
+__all__ = [
+    "SIM_MAX_THREADS_UNASKED",
+    "Backend",
+    "BackendInfo",
+    "BackendKind",
+    "Progress",
+    "check_size",
+    "estimate_seconds",
+    "format_duration",
+    "simulated_rejection",
+]
+
+
+class BackendKind(StrEnum):
+    """Where kernels run. A ``str`` enum: ``BackendKind.GPU == "gpu"``."""
+
+    GPU = "gpu"
+    SIM = "sim"
 
 
 @dataclass(frozen=True, slots=True)
 class BackendInfo:
-    kind: str  # "gpu" or "sim"
+    """What a backend is, and the policy that follows from its kind (estimates, when to ask)."""
+
+    kind: BackendKind
     backend_id: str  # "gpu:<device name>" or "sim" (as saved in records)
     label: str  # for the window: "NVIDIA H200 — compute 9.0, 132 SMs"
     limits: DeviceLimits
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", BackendKind(self.kind))
+
+    @property
+    def device_words(self) -> str:
+        """Where it runs, in a sentence: "the GPU" or "the CUDA simulator"."""
+        return "the GPU" if self.kind is BackendKind.GPU else "the CUDA simulator"
+
+    @property
+    def max_threads_unasked(self) -> int:
+        return estimates.max_threads_unasked(self.kind.value)
+
+    def estimate_seconds(self, threads: int, experiment: str = "record") -> float:
+        return estimates.estimate_seconds(self.kind.value, threads, experiment)
+
+    def needs_confirmation(self, threads: int) -> bool:
+        """True when ``threads`` threads would run too long here to start without asking."""
+        return threads > self.max_threads_unasked
+
+
+def estimate_seconds(kind: str, threads: int) -> float:
+    """Seconds a record launch of ``threads`` threads takes on backend ``kind``."""
+    return estimates.estimate_seconds(kind, threads)
 
 
 def zero_dimension_text(config: LaunchConfig) -> str | None:
@@ -54,42 +102,33 @@ def simulated_rejection(config: LaunchConfig, limits: DeviceLimits) -> LaunchRej
     return LaunchRejected(DRIVER_INVALID_VALUE, config, problems, "CUDAError", source=who)
 
 
-def estimate_seconds(kind: str, threads: int) -> float:
-    rate = SIM_THREADS_PER_SECOND if kind == "sim" else GPU_THREADS_PER_SECOND
-    return threads / rate
-
-
-def check_size(kind: str, config: LaunchConfig, force: bool) -> None:
-    """Refuse a valid launch that would run too long here unless ``force`` (CLI ``--force``)."""
-    threads = config.total_threads
-    limit = SIM_MAX_THREADS_UNASKED if kind == "sim" else GPU_MAX_THREADS_UNASKED
-    if force or threads <= limit:
+def check_size(
+    info: BackendInfo,
+    threads: int,
+    force: bool,
+    experiment: str = "record",
+    subject: str = "",
+    smaller: str = "",
+) -> None:
+    """Refuse a valid run that would take too long here unless ``force`` (CLI ``--force``)."""
+    if force or not info.needs_confirmation(threads):
         return
-    seconds = estimate_seconds(kind, threads)
-    where = "the CUDA simulator" if kind == "sim" else "the GPU"
     raise LaunchTooLarge(
-        f"{threads:,} threads would take about {format_duration(seconds)} on {where} "
-        f"(it runs up to {limit:,} without asking); use --force to run it anyway",
-        seconds,
+        threads,
+        info.estimate_seconds(threads, experiment),
+        info.max_threads_unasked,
+        info.device_words,
+        subject=subject,
+        smaller=smaller,
     )
 
 
-def format_duration(seconds: float) -> str:
-    if seconds < 1:
-        return f"{seconds * 1000:.0f} ms"
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 172800:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:,.0f} days"
-
-
 class Backend(ABC):
-    """Launches the instrumented kernel and hands back a verified Recording."""
+    """Runs experiments on one device (a GPU, or the CUDA simulator) and reports their results."""
 
-    kind: str
+    kind: BackendKind
+    # True when ``cancel()`` stops a run in progress (the simulator's child process can).
+    can_cancel: bool = False
 
     @abstractmethod
     def info(self) -> BackendInfo: ...
@@ -97,7 +136,18 @@ class Backend(ABC):
     def limits(self) -> DeviceLimits:
         return self.info().limits
 
-    @abstractmethod
+    def run(self, experiment: Experiment | str, request: Any, progress: Progress | None = None) -> Any:
+        """Check ``request`` (raise before anything runs), then run ``experiment`` here."""
+        from simtviz.backends.experiment import resolve
+
+        chosen = resolve(experiment)
+        chosen.check(request, self.info())
+        return self.execute(chosen, request, progress)
+
+    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+        """Run an already checked request: the experiment's GPU or simulator half."""
+        raise NotImplementedError(f"{type(self).__name__} runs no experiments")
+
     def record(
         self,
         config: LaunchConfig,
@@ -106,4 +156,25 @@ class Backend(ABC):
         force: bool = False,
         progress: Progress | None = None,
     ) -> Recording:
-        """Launch ``config`` once; raise LaunchRejected, LaunchTooLarge or KernelFailed."""
+        """Launch the recording kernel once; raise LaunchRejected, LaunchTooLarge or KernelFailed."""
+        from simtviz.backends.record import RecordRequest
+
+        recording: Recording = self.run("record", RecordRequest(config, window, force), progress)
+        return recording
+
+    # Capabilities, with defaults for a backend that has nothing to do for them.
+    def cancel(self) -> None:
+        """Stop the run in progress, if this backend can (``can_cancel``)."""
+        return None
+
+    def warm_up(self) -> None:
+        """Prepare ahead of the first run (start a process, compile), so that run is not slow."""
+        return None
+
+    def to_host(self, recording: Recording) -> Recording:
+        """``recording`` with every field in host memory (a host recording as it is)."""
+        return recording
+
+    def shutdown(self) -> None:
+        """Release what the backend holds (a child process, say); it must never raise."""
+        return None

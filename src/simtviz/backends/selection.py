@@ -14,12 +14,12 @@ import os
 import sys
 from functools import cache
 
+from simtviz.core.errors import BackendChoiceError
+
+__all__ = ["BACKEND_CHOICES", "ENV_VAR", "BackendChoiceError", "activate", "gpu_probe", "resolve_backend"]
+
 BACKEND_CHOICES = ("auto", "gpu", "sim")
 ENV_VAR = "SIMTVIZ_BACKEND"
-
-
-class BackendChoiceError(ValueError):
-    """An unknown backend name, or a switch after numba was already imported the other way."""
 
 
 def requested_backend(flag: str | None = None) -> str:

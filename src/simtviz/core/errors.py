@@ -1,13 +1,32 @@
-"""Errors raised by the core and backends; the CLI and the dialogs turn them into messages."""
+"""Errors raised by the core and backends, with the data a message needs, and one table of words.
+
+Exceptions carry facts (threads, estimate, limit, bytes); ``describe(exc)`` turns any of them
+into an ``ErrorReport`` (exit code, title, what happened, what to do). The CLI and the desktop
+app word their messages from it and add only their own verb ("use --force" / "Run it anyway?").
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from simtviz.core.estimates import format_duration
+from simtviz.core.files import ExportError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import LimitViolation, explain
+
+# Exit statuses of the command line (CONTRACT.md).
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_REJECTED, EXIT_TOO_LARGE = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130
+
+RESTART_ADVICE = "CUDA cannot recover from this in the same process: restart simtviz."
 
 
 class SimtvizError(Exception):
     """Base of every error simtviz reports to a user in words, without a traceback."""
+
+
+class BackendChoiceError(SimtvizError, ValueError):
+    """An unknown backend name, or a switch after numba was already imported the other way."""
 
 
 class LaunchRejected(SimtvizError):
@@ -42,11 +61,68 @@ class LaunchRejected(SimtvizError):
 
 
 class LaunchTooLarge(SimtvizError):
-    """A valid launch that would take too long or too much memory here without confirmation."""
+    """A valid launch that would take too long here to run without confirmation.
 
-    def __init__(self, message: str, estimate_s: float | None = None) -> None:
-        super().__init__(message)
+    ``str()`` states the facts only; the CLI adds "use --force", the app asks "Run it anyway?".
+    ``subject`` names a program that runs several launches (``vecadd``); ``smaller`` is how to
+    ask for less on the command line (``a smaller --n``).
+    """
+
+    def __init__(
+        self,
+        threads: int,
+        estimate_s: float | None,
+        limit: int,
+        where: str,
+        subject: str = "",
+        smaller: str = "",
+    ) -> None:
+        super().__init__(threads, estimate_s, limit, where, subject, smaller)
+        self.threads = threads
         self.estimate_s = estimate_s
+        self.limit = limit
+        self.where = where
+        self.subject = subject
+        self.smaller = smaller
+
+    def __str__(self) -> str:
+        eta = format_duration(self.estimate_s) if self.estimate_s is not None else "a long time"
+        if self.subject:
+            head = f"{self.subject} would run {self.threads:,} simulated threads, about {eta} on {self.where}"
+        else:
+            head = f"{self.threads:,} threads would take about {eta} on {self.where}"
+        return f"{head} (it runs up to {self.limit:,} without asking)"
+
+
+class OutOfDeviceMemory(SimtvizError):
+    """The GPU has too little free memory for the run; ``forcible`` when only a safety margin says so."""
+
+    def __init__(
+        self,
+        bytes_needed: int,
+        bytes_free: int | None,
+        what: str,
+        detail: str = "",
+        forcible: bool = False,
+        smaller: str = "",
+    ) -> None:
+        super().__init__(bytes_needed, bytes_free, what, detail, forcible, smaller)
+        self.bytes_needed = bytes_needed
+        self.bytes_free = bytes_free
+        self.what = what
+        self.detail = detail
+        self.forcible = forcible
+        self.smaller = smaller
+
+    def __str__(self) -> str:
+        if self.bytes_free is not None:
+            text = (
+                f"{self.what} needs {self.bytes_needed / 1e9:.1f} GB of GPU memory and "
+                f"{self.bytes_free / 1e9:.1f} GB are free"
+            )
+        else:
+            text = f"the GPU has too little free memory to {self.what} ({self.bytes_needed / 2**30:.1f} GiB)"
+        return f"{text} — CuPy said: {self.detail}" if self.detail else text
 
 
 class BackendUnavailable(SimtvizError):
@@ -58,4 +134,75 @@ class Cancelled(SimtvizError):
 
 
 class KernelFailed(SimtvizError):
-    """The kernel itself raised (the simulator's IndexError) or the GPU reported an error after launch."""
+    """The kernel itself raised (the simulator's IndexError) or the GPU reported an error after launch.
+
+    ``needs_restart``: the error was a sticky CUDA error; the context is unusable from now on.
+    """
+
+    def __init__(self, message: str, needs_restart: bool = False) -> None:
+        super().__init__(message, needs_restart)
+        self.message = message
+        self.needs_restart = needs_restart
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReport:
+    """What to tell a user about an error: the CLI's exit code and a dialog's title and texts."""
+
+    exit_code: int
+    title: str
+    what: str
+    todo: str
+
+
+# Exception type → (exit code, title, what to do). Looked up along the type's MRO, so a
+# subclass without its own row reads its parent's.
+ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
+    LaunchRejected: (
+        EXIT_REJECTED,
+        "Launch rejected",
+        "Change the grid or block to fit the device's limits.",
+    ),
+    LaunchTooLarge: (EXIT_TOO_LARGE, "A long run", "Run it anyway, or launch fewer threads."),
+    OutOfDeviceMemory: (
+        EXIT_TOO_LARGE,
+        "Not enough GPU memory",
+        "Lower the recording budget, or launch fewer threads.",
+    ),
+    BackendUnavailable: (
+        EXIT_REJECTED,
+        "No GPU",
+        "Run with --backend sim to use the CUDA simulator on the CPU.",
+    ),
+    KernelFailed: (EXIT_CHECK_FAILED, "The kernel failed", ""),
+    Cancelled: (EXIT_CHECK_FAILED, "Cancelled", ""),
+    BackendChoiceError: (EXIT_USAGE, "Backend", ""),
+    ExportError: (EXIT_USAGE, "Could not save", "Choose another file or folder."),
+    MemoryError: (
+        EXIT_TOO_LARGE,
+        "Not enough memory",
+        "Lower the recording budget.",
+    ),
+    SimtvizError: (EXIT_USAGE, "simtviz", ""),
+}
+
+
+def describe(exc: BaseException) -> ErrorReport:
+    """The report for ``exc``; raises KeyError for an error simtviz does not expect (a bug)."""
+    for cls in type(exc).__mro__:
+        if cls in ERROR_TABLE:
+            code, title, todo = ERROR_TABLE[cls]
+            break
+    else:
+        raise KeyError(f"no report for {type(exc).__name__}")
+    what = str(exc)
+    if isinstance(exc, LaunchRejected):
+        what = f"{exc.driver_text}\n{exc.explanation}"
+    elif isinstance(exc, KernelFailed) and exc.needs_restart:
+        todo = RESTART_ADVICE
+    elif isinstance(exc, MemoryError):
+        what = "not enough memory for this launch's record"
+    return ErrorReport(code, title, what, todo)

@@ -13,23 +13,18 @@ from typing import Any
 import numpy as np
 
 from simtviz.core.launch import WARP_SIZE, LaunchConfig
+from simtviz.core.schema import CHECKED_FIELDS, RECORD_FIELDS
 from simtviz.core.window import Window
 
-# Every field a thread records, its shape per thread and dtype (shared/CONTRACT.md, `record`).
-RECORD_FIELDS: dict[str, tuple[tuple[int, ...], type]] = {
-    "threadIdx": ((3,), np.int32),
-    "blockIdx": ((3,), np.int32),
-    "grid1": ((), np.int64),
-    "grid2": ((2,), np.int64),
-    "grid3": ((3,), np.int64),
-    "laneid": ((), np.int32),
-    "warp": ((), np.int32),
-    "smid": ((), np.int32),
-    "t_ns": ((), np.int64),
-}
-
-# Fields whose value follows from the formulas; smid and t_ns are what the hardware chose.
-CHECKED_FIELDS = ("threadIdx", "blockIdx", "grid1", "grid2", "grid3", "laneid", "warp")
+__all__ = [
+    "CHECKED_FIELDS",
+    "RECORD_FIELDS",
+    "Mismatch",
+    "Verification",
+    "expected_field",
+    "global_coordinates",
+    "verify",
+]
 
 
 def global_coordinates(window: Window, xp: ModuleType = np) -> tuple[Any, Any, Any]:

@@ -15,28 +15,15 @@ import numpy as np
 
 from simtviz.core.files import atomic_write
 from simtviz.core.launch import LaunchConfig
-from simtviz.core.oracle import RECORD_FIELDS, Verification, verify
+from simtviz.core.oracle import Verification, verify
+from simtviz.core.schema import COLOR_FIELDS as SCHEMA_COLORS
+from simtviz.core.schema import CSV_COLUMNS, RECORD_FIELDS
 from simtviz.core.window import Window
 
-# What the map can be coloured by: label → whether it is an id (categorical colours).
-COLOR_FIELDS: dict[str, bool] = {
-    "global linear index": False,
-    "blockIdx.x": True,
-    "blockIdx.y": True,
-    "blockIdx.z": True,
-    "block linear id": True,
-    "threadIdx.x": False,
-    "threadIdx.y": False,
-    "threadIdx.z": False,
-    "thread id in block": False,
-    "warp": True,
-    "lane": False,
-    "SM": True,
-    "start order": False,
-}
-
-# Colour fields that only a GPU can fill (-1 in the simulator).
-GPU_ONLY_FIELDS = ("SM", "start order")
+# What the map can be coloured by: label → whether it is an id (categorical colours), and the
+# fields only a GPU fills (-1 in the simulator). Both follow schema.COLOR_FIELDS.
+COLOR_FIELDS: dict[str, bool] = {name: spec.categorical for name, spec in SCHEMA_COLORS.items()}
+GPU_ONLY_FIELDS: tuple[str, ...] = tuple(name for name, spec in SCHEMA_COLORS.items() if spec.gpu_only)
 
 
 @dataclass
@@ -57,6 +44,13 @@ class Recording:
     def threads(self) -> int:
         return self.window.threads
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles (the simulator's child process sends records back): host records only."""
+        if self.xp is not np or self.to_host is not None:
+            raise TypeError("a device recording cannot be pickled; copy it to the host first")
+        args = (self.config, self.window, self.fields, self.backend, self.verification, self.timings_ms)
+        return (Recording, args)
+
     @property
     def has_hardware_fields(self) -> bool:
         """True when smid and %globaltimer were read (a GPU run)."""
@@ -64,37 +58,10 @@ class Recording:
 
     def color_values(self, name: str) -> Any:
         """The per-row value of colour field ``name``, computed from the recorded fields."""
-        xp = self.xp
-        f = self.fields
-        bx, by, _ = self.config.block.as_tuple()
-        gxd, gyd, _ = self.config.grid.as_tuple()
-        ex, ey, _ = self.config.extent
-        for prefix, key in (("blockIdx.", "blockIdx"), ("threadIdx.", "threadIdx")):
-            if name.startswith(prefix):
-                return f[key][:, "xyz".index(name[-1])].astype(xp.int64)
-        if name == "global linear index":
-            g = f["grid3"]
-            return g[:, 0] + g[:, 1] * ex + g[:, 2] * (ex * ey)
-        if name == "block linear id":
-            b = f["blockIdx"].astype(xp.int64)
-            return b[:, 0] + b[:, 1] * gxd + b[:, 2] * (gxd * gyd)
-        if name == "thread id in block":
-            t = f["threadIdx"].astype(xp.int64)
-            return t[:, 0] + t[:, 1] * bx + t[:, 2] * (bx * by)
-        if name == "warp":
-            return f["warp"].astype(xp.int64)
-        if name == "lane":
-            return f["laneid"].astype(xp.int64)
-        if name == "SM":
-            return f["smid"].astype(xp.int64)
-        if name == "start order":
-            t = f["t_ns"]
-            if not self.has_hardware_fields:
-                return xp.full(t.shape, -1, dtype=xp.int64)
-            # Dense rank of the distinct start times: 0 for the threads that began first.
-            _, order = xp.unique(t, return_inverse=True)
-            return order.reshape(t.shape).astype(xp.int64)
-        raise KeyError(f"unknown colour field {name!r}; choose one of {', '.join(COLOR_FIELDS)}")
+        spec = SCHEMA_COLORS.get(name)
+        if spec is None:
+            raise KeyError(f"unknown colour field {name!r}; choose one of {', '.join(COLOR_FIELDS)}")
+        return spec.compute(self.fields, self.config, self.xp, self.has_hardware_fields)
 
     def plane_shape(self) -> tuple[int, int, int]:
         """(planes, rows, columns) of the map for this launch (see CONTRACT.md, map layout)."""
@@ -152,29 +119,18 @@ class Recording:
         arrays["window_origin"] = np.array(self.window.origin, dtype=np.int64)
         arrays["window_size"] = np.array(self.window.size, dtype=np.int64)
         # Compressing a 16-million-thread record takes ~30 s; past a million rows, size loses to time.
-        save = np.savez_compressed if self.threads <= 1 << 20 else np.savez
-        return atomic_write(path, lambda fh: save(fh, **arrays))
+        compress = self.threads <= 1 << 20
+
+        def write(fh: Any) -> None:
+            (np.savez_compressed if compress else np.savez)(fh, **arrays)  # type: ignore[arg-type]
+
+        return atomic_write(path, write)
 
     def save_csv(self, path: str | Path) -> Path:
         """One line per thread, columns named as the kernel reads them."""
-        header = (
-            "threadIdx.x,threadIdx.y,threadIdx.z,blockIdx.x,blockIdx.y,blockIdx.z,"
-            "grid1,grid2.x,grid2.y,grid3.x,grid3.y,grid3.z,laneid,warp,smid,t_ns"
-        )
         h = self.host_fields()
-        table = np.column_stack(
-            [
-                h["threadIdx"],
-                h["blockIdx"],
-                h["grid1"],
-                h["grid2"],
-                h["grid3"],
-                h["laneid"],
-                h["warp"],
-                h["smid"],
-                h["t_ns"],
-            ]
-        ).astype(np.int64)
+        table = np.column_stack([h[name] for name in RECORD_FIELDS]).astype(np.int64)
+        header = ",".join(CSV_COLUMNS)
 
         def write(fh: Any) -> None:
             np.savetxt(fh, table, fmt="%d", delimiter=",", header=header, comments="")

@@ -1,15 +1,21 @@
 """The chapter's vector add (§2.2.5/§2.2.6) as values: request, result, report, the code shown.
 
-Qt-free, numba-free and CuPy-free: the backends fill a ``VecaddResult``, the CLI prints it, the
-panel shows it. ``JSON_FIELDS`` are the ``vecadd --json`` fields of shared/CONTRACT.md, in order.
+Qt-free, numba-free and CuPy-free (NumPy for the CPU's reference sum): the backends fill a
+``VecaddResult``, the CLI prints it, the panel shows it. ``JSON_FIELDS`` are the
+``vecadd --json`` fields of shared/CONTRACT.md, in order.
 """
 
 from __future__ import annotations
 
 import math
+import statistics
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
+from simtviz.core.estimates import estimate_seconds
 from simtviz.core.launch import LaunchConfig
 
 # The guide's size: "not a power of 2 nor a multiple of the block_size".
@@ -23,9 +29,7 @@ GPU_MIN_REPEAT = 20  # a median of fewer launches is too noisy to compare with c
 SIM_DEFAULT_REPEAT = 1
 DTYPE = "float64"
 ITEMSIZE = 8
-# Measured for this kernel on the CPU machines (2 cores): 6,000–9,000 simulated threads a second
-# once warm, ≈2,500 in a cold process or a busy machine; the estimate leans slow.
-SIM_VECADD_THREADS_PER_SECOND = 2_500.0
+NUMPY_RUNS = 5
 
 JSON_FIELDS = (
     "backend",
@@ -147,7 +151,29 @@ class VecaddRequest:
 
 def estimate_sim_seconds(request: VecaddRequest) -> float:
     """How long the simulator will take, from the measured rate (shown before a run)."""
-    return request.simulated_threads() / SIM_VECADD_THREADS_PER_SECOND + 1.0
+    return estimate_seconds("sim", request.simulated_threads(), "vecadd")
+
+
+def numpy_median_ms(a_np: np.ndarray, b_np: np.ndarray, runs: int = NUMPY_RUNS) -> float:
+    """``a_np + b_np`` on the CPU: median wall-clock of ``runs`` runs."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        _ = a_np + b_np
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def check_result(result: VecaddResult, c_np: np.ndarray, expected: np.ndarray) -> None:
+    """The guide's check, ``np.testing.assert_array_almost_equal``, its diagnostic kept verbatim."""
+    try:
+        np.testing.assert_array_almost_equal(c_np, expected)
+    except AssertionError as exc:
+        result.verified = False
+        result.assertion_text = str(exc).strip()
+    else:
+        result.verified = True
+    result.max_abs_err = float(np.max(np.abs(c_np - expected))) if c_np.size else 0.0
 
 
 @dataclass(slots=True)

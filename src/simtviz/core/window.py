@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simtviz.core.launch import LaunchConfig
+from simtviz.core.schema import BYTES_PER_THREAD
 
 # 2^24 threads × 92 bytes per record ≈ 1.5 GiB: fits a laptop's memory and any recent GPU.
 DEFAULT_BUDGET_THREADS = 1 << 24
 
-BYTES_PER_THREAD = 12 + 12 + 8 + 16 + 24 + 4 + 4 + 4 + 8
+__all__ = ["BYTES_PER_THREAD", "DEFAULT_BUDGET_THREADS", "Window", "choose_window"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from numba import cuda
 
+from simtviz.core import schema
 from simtviz.core.launch import WARP_SIZE
 from simtviz.kernels.intrinsics import global_timer_ns, sm_id
 
-# Argument types, for compiling to PTX without a GPU (CI) and for documentation.
-RECORD_SIGNATURE = (
-    "void(int32[:, ::1], int32[:, ::1], int64[::1], int64[:, ::1], int64[:, ::1],"
-    " int32[::1], int32[::1], int32[::1], int64[::1], int64[::1])"
-)
+# Argument types, for compiling to PTX without a GPU (CI): derived from the record schema, whose
+# order the kernel's parameters follow (tests/test_ptx.py checks the names).
+RECORD_SIGNATURE = schema.RECORD_SIGNATURE
 
 
 @cuda.jit
-def record_threads(thread_idx, block_idx, grid1, grid2, grid3, laneid, warp, smid, start_ns, window):
+def record_threads(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, smid, t_ns, window):
     """Record threadIdx, blockIdx, cuda.grid(1/2/3), lane, warp, SM and start time.
 
     ``window`` holds origin (x, y, z) and size (x, y, z) in cuda.grid(3) coordinates; only the
@@ -31,12 +30,12 @@ def record_threads(thread_idx, block_idx, grid1, grid2, grid3, laneid, warp, smi
         return
     row = rx + ry * window[3] + rz * window[3] * window[4]
 
-    thread_idx[row, 0] = cuda.threadIdx.x
-    thread_idx[row, 1] = cuda.threadIdx.y
-    thread_idx[row, 2] = cuda.threadIdx.z
-    block_idx[row, 0] = cuda.blockIdx.x
-    block_idx[row, 1] = cuda.blockIdx.y
-    block_idx[row, 2] = cuda.blockIdx.z
+    threadIdx[row, 0] = cuda.threadIdx.x
+    threadIdx[row, 1] = cuda.threadIdx.y
+    threadIdx[row, 2] = cuda.threadIdx.z
+    blockIdx[row, 0] = cuda.blockIdx.x
+    blockIdx[row, 1] = cuda.blockIdx.y
+    blockIdx[row, 2] = cuda.blockIdx.z
 
     grid1[row] = cuda.grid(1)
     gx, gy = cuda.grid(2)
@@ -56,4 +55,4 @@ def record_threads(thread_idx, block_idx, grid1, grid2, grid3, laneid, warp, smi
     # function that needs a current GPU, and CI compiles this kernel to PTX with none.
     warp[row] = linear // WARP_SIZE
     smid[row] = sm_id()
-    start_ns[row] = started
+    t_ns[row] = started

@@ -9,23 +9,22 @@ from __future__ import annotations
 
 from numba import cuda
 
+from simtviz.core import schema
 from simtviz.core.launch import WARP_SIZE
 
-# Order of the per-field mismatch counters in ``bad``; matches core.oracle.CHECKED_FIELDS.
-VERIFY_FIELDS = ("threadIdx", "blockIdx", "grid1", "grid2", "grid3", "laneid", "warp")
+# Order of the per-field mismatch counters in ``bad``: the checked fields of the record schema,
+# in the order the kernel's parameters take them (tests/test_ptx.py checks the names).
+VERIFY_FIELDS = schema.CHECKED_FIELDS
 # After them in ``bad``: the number of wrong rows, and the lowest wrong row (set it to n first).
 BAD_ROWS = len(VERIFY_FIELDS)
 FIRST_BAD_ROW = BAD_ROWS + 1
 COUNTERS = FIRST_BAD_ROW + 1
 
-VERIFY_SIGNATURE = (
-    "void(int32[:, ::1], int32[:, ::1], int64[::1], int64[:, ::1], int64[:, ::1],"
-    " int32[::1], int32[::1], int64[::1], int64[::1], int64, int64[::1])"
-)
+VERIFY_SIGNATURE = schema.VERIFY_SIGNATURE
 
 
 @cuda.jit
-def verify_records(thread_idx, block_idx, grid1, grid2, grid3, laneid, warp, window, block_dim, rows, bad):
+def verify_records(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, window, block_dim, rows, bad):
     """Check rows 0..rows-1 against the formulas; bad[f] counts the rows where field f is wrong.
 
     The kernel also counts the wrong rows and finds the lowest one itself (atomics touched only by
@@ -48,10 +47,10 @@ def verify_records(thread_idx, block_idx, grid1, grid2, grid3, laneid, warp, win
         tz = gz % bz
         linear = tx + ty * bx + tz * bx * by
         good = 1
-        if thread_idx[row, 0] != tx or thread_idx[row, 1] != ty or thread_idx[row, 2] != tz:
+        if threadIdx[row, 0] != tx or threadIdx[row, 1] != ty or threadIdx[row, 2] != tz:
             cuda.atomic.add(bad, 0, 1)
             good = 0
-        if block_idx[row, 0] != gx // bx or block_idx[row, 1] != gy // by or block_idx[row, 2] != gz // bz:
+        if blockIdx[row, 0] != gx // bx or blockIdx[row, 1] != gy // by or blockIdx[row, 2] != gz // bz:
             cuda.atomic.add(bad, 1, 1)
             good = 0
         if grid1[row] != gx:

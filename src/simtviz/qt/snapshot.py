@@ -1,8 +1,7 @@
 """``simtviz snapshot``: the index map rendered offscreen to a PNG, for slides and handouts.
 
-Uses the in-process backend (no window, no worker thread): the simulator or the GPU records the
-launch, the same ``IndexMap`` the app shows draws it, pyqtgraph's exporter writes the PNG.
-Errors are raised as simtviz exceptions; ``simtviz.cli`` turns them into exit codes.
+The same ``IndexMap`` the app shows draws a recording, pyqtgraph's exporter writes the PNG.
+The command line part is ``simtviz.cli.snapshot``; errors are raised as simtviz exceptions.
 """
 
 from __future__ import annotations
@@ -13,21 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from simtviz.core.errors import SimtvizError
-from simtviz.core.launch import LaunchConfig
 from simtviz.core.recording import COLOR_FIELDS, Recording
 
 SNAPSHOT_SIZE = (1600, 1000)  # pixels: sharp on a 1080p projector, readable from the back
-
-
-def record_for_snapshot(config: LaunchConfig, backend_flag: str | None, force: bool) -> Recording:
-    from simtviz.backends import create_backend
-    from simtviz.core.window import choose_window
-    from simtviz.qt.settings import APP_BUDGET_THREADS
-
-    backend = create_backend(backend_flag, in_process=True)
-    window = choose_window(config, APP_BUDGET_THREADS)
-    # A GPU record stays on the device: only the plane drawn crosses (render_snapshot).
-    return backend.record(config, window, force=force)
 
 
 def render_snapshot(
@@ -82,18 +69,3 @@ def _no_app() -> bool:
     from PySide6.QtWidgets import QApplication
 
     return QApplication.instance() is None
-
-
-def run_snapshot_command(args: Any) -> int:
-    """``simtviz snapshot --grid ... --block ... --color FIELD --out FILE.png [--z Z] [--force]``."""
-    if args.color not in COLOR_FIELDS:
-        raise SimtvizError(f"unknown colour field {args.color!r}; choose one of: {', '.join(COLOR_FIELDS)}")
-    config = LaunchConfig(args.grid, args.block)
-    recording = record_for_snapshot(config, args.backend, args.force)
-    path = render_snapshot(recording, args.color, args.out, args.z)
-    verification = recording.verification
-    print(f"{config.launch_line()}: {recording.window.describe(config)}")
-    if verification is not None:
-        print(verification.summary())
-    print(f"saved {path}")
-    return 0 if verification is None or verification.ok else 1

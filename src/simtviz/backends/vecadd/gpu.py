@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import statistics
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from simtviz.backends.base import Progress, format_duration
-from simtviz.backends.vecadd_sim import check_result, numpy_median_ms
-from simtviz.core.errors import KernelFailed, LaunchRejected, LaunchTooLarge
-from simtviz.core.limits import validate
+from simtviz.backends.base import Backend, Progress
+from simtviz.backends.gpu import launch_or_reject, synchronize_or_fail
+from simtviz.core.errors import OutOfDeviceMemory
+from simtviz.core.estimates import format_duration
 from simtviz.core.vecadd import (
     GPU_MIN_REPEAT,
     ITEMSIZE,
@@ -32,8 +32,10 @@ from simtviz.core.vecadd import (
     VecaddRequest,
     VecaddResult,
     bandwidth_gbps,
+    check_result,
     grid_for,
     idle_threads,
+    numpy_median_ms,
 )
 
 # A NaN with a payload: a + b of finite inputs is never this bit pattern.
@@ -103,18 +105,20 @@ def _check_memory(cp: Any, request: VecaddRequest, elements: int) -> None:
     free, _total = cp.cuda.runtime.memGetInfo()
     needed = elements * ITEMSIZE
     if not request.force and needed > 0.9 * free:
-        raise LaunchTooLarge(
-            f"N = {request.n:,} needs {needed / 1e9:.1f} GB of GPU memory and {free / 1e9:.1f} GB are free; "
-            "use --force to try anyway, or a smaller --n"
-        )
+        raise OutOfDeviceMemory(needed, free, f"N = {request.n:,}", forcible=True, smaller="a smaller --n")
 
 
-def run_vecadd_gpu(backend: Any, request: VecaddRequest, progress: Progress | None = None) -> VecaddResult:
+def launch_vecadd(kernel: Any, grid: int, block: int, *args: Any) -> None:
+    kernel[grid, block](*args)
+
+
+def run_vecadd_gpu(
+    backend: Backend, request: VecaddRequest, progress: Progress | None = None
+) -> VecaddResult:
     """The whole run on the GPU backend's device: program, check, timings, sweep."""
     import cupy as cp
     from numba import cuda
 
-    from simtviz.backends.gpu import launch_error_types
     from simtviz.kernels.vecadd import kernel_for, vecadd
 
     info = backend.info()
@@ -150,27 +154,23 @@ def run_vecadd_gpu(backend: Any, request: VecaddRequest, progress: Progress | No
         c.fill(0)  # what cp.zeros_like(a) gives, inside the buffer that carries the canary
         c_store[n:].view(cp.uint64).fill(CANARY_BITS)
     except cp.cuda.memory.OutOfMemoryError as exc:
-        raise KernelFailed(f"the GPU has too little free memory for N = {n:,}: {exc}") from exc
+        raise OutOfDeviceMemory(
+            (3 * n + 2 * pad + canary) * ITEMSIZE,
+            None,
+            f"run vecadd with N = {n:,}",
+            detail=str(exc),
+            smaller="a smaller --n",
+        ) from exc
 
     kernel = kernel_for(request.guarded)
     t0 = time.perf_counter()
-    try:
-        # The launch is left to the driver even when validate() already found a problem: its
-        # own error (§2.2.6) is the lesson.
-        kernel[grid, block](a, b, c)
-    except launch_error_types() as exc:
-        raise LaunchRejected(
-            str(exc),
-            config,
-            validate(config, info.limits),
-            type(exc).__name__,
-            launch_line=config.launch_line(kernel.py_func.__name__, "a, b, c"),
-            traceback_text=traceback.format_exc(),
-        ) from exc
-    try:
-        device.synchronize()
-    except Exception as exc:  # an error the kernel hit after launch (sticky context error)
-        raise KernelFailed(f"the GPU reported an error after the launch: {exc}") from exc
+    launch_or_reject(
+        lambda: kernel[grid, block](a, b, c),
+        config,
+        info.limits,
+        launch_line=config.launch_line(kernel.py_func.__name__, "a, b, c"),
+    )
+    synchronize_or_fail(device.synchronize)
     result.first_launch_ms = (time.perf_counter() - t0) * 1000
     step(0.1)
 
@@ -226,7 +226,8 @@ def run_vecadd_gpu(backend: Any, request: VecaddRequest, progress: Progress | No
         count = GPU_MIN_REPEAT
         for index, sweep_block in enumerate(request.sweep_blocks):
             row = SweepRow.shape(n, sweep_block)
-            timing = timer.batch(lambda g=row.grid, s=sweep_block: vecadd[g, s](a_nb, b_nb, c_nb), count)
+            launch = partial(launch_vecadd, vecadd, row.grid, sweep_block, a_nb, b_nb, c_nb)
+            timing = timer.batch(launch, count)
             row.kernel_ms = timing.median_ms
             row.bandwidth_GBps = bandwidth_gbps(n, row.kernel_ms)
             result.sweep.append(row)

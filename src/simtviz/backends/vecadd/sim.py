@@ -1,7 +1,7 @@
 """The guide's vecadd on numba's CUDA simulator, with NumPy arrays in place of CuPy's.
 
-The checks (``check_sim_request``) are cheap and import nothing; ``run_vecadd_sim`` needs a
-process whose numba is the simulated one (the CLI's, or the desktop app's simulator child).
+``run_vecadd_sim`` needs a process whose numba is the simulated one (the CLI's, or the desktop
+app's simulator child); the checks before it are ``simtviz.backends.vecadd.check_sim_request``.
 The simulator's arrays are bounds-checked, so the unguarded kernel raises IndexError here
 where a GPU would silently write past the end of C: that difference is the result, not hidden.
 """
@@ -13,58 +13,8 @@ import time
 
 import numpy as np
 
-from simtviz.backends.base import SIM_MAX_THREADS_UNASKED, Progress, format_duration, simulated_rejection
-from simtviz.core.errors import LaunchTooLarge
-from simtviz.core.limits import DeviceLimits
-from simtviz.core.vecadd import (
-    SweepRow,
-    VecaddRequest,
-    VecaddResult,
-    estimate_sim_seconds,
-    grid_for,
-)
-
-NUMPY_RUNS = 5
-
-
-def check_sim_request(request: VecaddRequest, limits: DeviceLimits) -> None:
-    """Refuse what a GPU would refuse (with the driver's text), then what would take too long."""
-    rejection = simulated_rejection(request.config, limits)
-    if rejection is not None:
-        rejection.launch_line = request.config.launch_line("vecadd", "a, b, c")
-        raise rejection
-    threads = request.simulated_threads()
-    if request.force or threads <= SIM_MAX_THREADS_UNASKED:
-        return
-    seconds = estimate_sim_seconds(request)
-    raise LaunchTooLarge(
-        f"vecadd would run {threads:,} simulated threads, about {format_duration(seconds)} on the CUDA "
-        f"simulator (it runs up to {SIM_MAX_THREADS_UNASKED:,} without asking); use --force to run it "
-        "anyway, or a smaller --n",
-        seconds,
-    )
-
-
-def numpy_median_ms(a_np: np.ndarray, b_np: np.ndarray, runs: int = NUMPY_RUNS) -> float:
-    """``a_np + b_np`` on the CPU: median wall-clock of ``runs`` runs."""
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        _ = a_np + b_np
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
-
-
-def check_result(result: VecaddResult, c_np: np.ndarray, expected: np.ndarray) -> None:
-    """The guide's check, ``np.testing.assert_array_almost_equal``, its diagnostic kept verbatim."""
-    try:
-        np.testing.assert_array_almost_equal(c_np, expected)
-    except AssertionError as exc:
-        result.verified = False
-        result.assertion_text = str(exc).strip()
-    else:
-        result.verified = True
-    result.max_abs_err = float(np.max(np.abs(c_np - expected))) if c_np.size else 0.0
+from simtviz.backends.base import Progress
+from simtviz.core.vecadd import SweepRow, VecaddRequest, VecaddResult, check_result, grid_for, numpy_median_ms
 
 
 def run_vecadd_sim(

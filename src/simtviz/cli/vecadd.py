@@ -1,7 +1,7 @@
 """``simtviz vecadd``: the guide's vector add, verified and timed (shared/CONTRACT.md).
 
 Exit status: 0 verified; 1 the check failed or the kernel raised (the unguarded kernel in the
-simulator); 3 and 4 come from ``cli.run`` (LaunchRejected, LaunchTooLarge).
+simulator); 3 and 4 come from ``cli.errors`` (LaunchRejected, LaunchTooLarge).
 """
 
 from __future__ import annotations
@@ -11,7 +11,38 @@ import json
 import sys
 from dataclasses import asdict
 
+from simtviz.cli.parser import positive_int
+from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
 from simtviz.core.vecadd import GPU_WOULD_NOT_RAISE, VecaddRequest, VecaddResult, default_n, report_text
+
+NAME = "vecadd"
+HELP = "the chapter's vector add, verified and timed"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--n",
+        type=positive_int,
+        default=None,
+        help="vector length (default 2^24+11 on a GPU, 2^12+11 in the simulator)",
+    )
+    parser.add_argument("--block", type=positive_int, default=256, help="threads per block (default 256)")
+    parser.add_argument(
+        "--repeat",
+        type=positive_int,
+        default=None,
+        help="timed launches (default 50 on a GPU, 1 in the simulator)",
+    )
+    parser.add_argument(
+        "--unguarded", action="store_true", help="the kernel as printed in the guide, without 'if i < C.size'"
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
+    parser.add_argument("--force", action="store_true", help="run even if it would take long here")
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="also time block sizes 32 ... 1024 (bandwidth, grid, idle threads)",
+    )
 
 
 def request_from_args(args: argparse.Namespace, kind: str) -> VecaddRequest:
@@ -21,7 +52,7 @@ def request_from_args(args: argparse.Namespace, kind: str) -> VecaddRequest:
         repeat=args.repeat or None,
         guarded=not args.unguarded,
         force=bool(args.force),
-        sweep=bool(getattr(args, "sweep", False)),
+        sweep=bool(args.sweep),
     )
 
 
@@ -35,7 +66,7 @@ def print_result(result: VecaddResult, as_json: bool) -> None:
         print(report_text(result), flush=True)
 
 
-def run_vecadd_command(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     from simtviz.backends import create_backend
     from simtviz.backends.vecadd import run_vecadd
 
@@ -47,8 +78,8 @@ def run_vecadd_command(args: argparse.Namespace) -> int:
         if result.simulated:
             lines.append(GPU_WOULD_NOT_RAISE)
         print("\n".join(lines), file=sys.stderr)
-        return 1
+        return EXIT_CHECK_FAILED
     if not result.verified:
         print(f"simtviz: the check failed\n{result.assertion_text or ''}".rstrip(), file=sys.stderr)
-        return 1
-    return 0
+        return EXIT_CHECK_FAILED
+    return EXIT_OK

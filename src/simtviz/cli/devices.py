@@ -1,11 +1,40 @@
-"""What ``simtviz devices`` lists: each backend, whether it can run here, and its launch limits."""
+"""``simtviz devices``: each backend, whether it can run here, and its launch limits."""
 
 from __future__ import annotations
 
+import argparse
+import json
 from typing import Any
 
 from simtviz.backends.selection import gpu_probe, numba_is_simulated, resolve_backend
-from simtviz.core.errors import BackendUnavailable
+from simtviz.core.errors import EXIT_OK, BackendUnavailable
+
+NAME = "devices"
+HELP = "list the backends and their launch limits"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    entries = list_devices(args.backend)
+    if args.json:
+        print(json.dumps(entries))
+        return EXIT_OK
+    for entry in entries:
+        mark = "*" if entry["selected"] else " "
+        print(f"{mark} {entry['backend']}: {entry['label']}")
+        limits = entry.get("limits")
+        if limits:
+            block = " × ".join(f"{v:,}" for v in limits["max_block"])
+            grid = " × ".join(f"{v:,}" for v in limits["max_grid"])
+            print(
+                f"    threads per block ≤ {limits['max_threads_per_block']:,}; block ≤ {block}; "
+                f"grid ≤ {grid}; warp {limits['warp_size']}"
+            )
+    print("(* = the backend 'simtviz' uses here)")
+    return EXIT_OK
 
 
 def list_devices(flag: str | None = None) -> list[dict[str, Any]]:

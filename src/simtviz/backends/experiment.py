@@ -1,0 +1,77 @@
+"""Experiments: what a backend can run, and the registry the simulator's child process reads.
+
+An experiment is a small object with a ``name`` and four methods: ``check(request, info)``
+raises before anything runs (a launch the device would reject, one that needs confirmation);
+``estimate_s(request, info)`` says how long it will take, if it knows (None otherwise);
+``run_gpu(backend, request, progress)`` and ``run_sim(request, info, progress)`` run it.
+``record`` and ``vecadd`` are built in; a new one is a module that defines one and calls
+``register`` at import. The simulator child process is told the experiment's name and module
+path, imports the module, and runs ``get(name).run_sim`` there: requests and results must pickle.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from simtviz.backends.base import Backend, BackendInfo, Progress
+
+# Built-in experiments, imported on first use so that nothing here imports numba early.
+BUILTIN: dict[str, str] = {
+    "record": "simtviz.backends.record",
+    "vecadd": "simtviz.backends.vecadd",
+}
+
+_REGISTRY: dict[str, Experiment] = {}
+
+
+@runtime_checkable
+class Experiment(Protocol):
+    name: str
+
+    def check(self, request: Any, info: BackendInfo) -> None:
+        """Raise LaunchRejected / LaunchTooLarge / … before anything runs."""
+
+    def estimate_s(self, request: Any, info: BackendInfo) -> float | None:
+        """Seconds a run takes on ``info``'s device, when known before it reports progress itself."""
+
+    def run_gpu(self, backend: Backend, request: Any, progress: Progress | None) -> Any:
+        """Run on the GPU backend's device (numba-cuda and CuPy are importable)."""
+
+    def run_sim(self, request: Any, info: BackendInfo, progress: Progress | None) -> Any:
+        """Run on the CUDA simulator, in whichever process calls it (numba simulated there)."""
+
+
+def register(experiment: Experiment) -> Experiment:
+    """Make ``experiment`` runnable by name; registering the same name again replaces it."""
+    _REGISTRY[experiment.name] = experiment
+    return experiment
+
+
+def get(name: str) -> Experiment:
+    if name not in _REGISTRY and name in BUILTIN:
+        importlib.import_module(BUILTIN[name])
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"no experiment {name!r}; registered: {', '.join(names())}") from None
+
+
+def names() -> list[str]:
+    return sorted(set(BUILTIN) | set(_REGISTRY))
+
+
+def resolve(experiment: Experiment | str) -> Experiment:
+    return get(experiment) if isinstance(experiment, str) else experiment
+
+
+def module_of(experiment: Experiment) -> str:
+    """The module the simulator child imports to find ``experiment`` registered."""
+    return type(experiment).__module__
+
+
+def load(module: str, name: str) -> Experiment:
+    """In the child process: import ``module`` (it registers its experiments), then ``get(name)``."""
+    importlib.import_module(module)
+    return get(name)

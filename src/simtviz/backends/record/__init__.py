@@ -1,0 +1,58 @@
+"""The ``record`` experiment: launch the instrumented kernel once; every thread writes its record.
+
+``check`` refuses what the device would (the simulator checks no limits, so the backend speaks
+for the driver) and what would run too long without ``force``. The GPU half (``record.gpu``)
+keeps the record on the device; the simulator half (``record.sim``) fills NumPy arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress, check_size, simulated_rejection
+from simtviz.backends.experiment import register
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.limits import validate
+from simtviz.core.recording import Recording
+from simtviz.core.window import Window, choose_window
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRequest:
+    config: LaunchConfig
+    window: Window | None = None  # None: choose_window's default
+    force: bool = False
+
+    @property
+    def chosen_window(self) -> Window:
+        return self.window or choose_window(self.config)
+
+
+class RecordExperiment:
+    name = "record"
+
+    def check(self, request: RecordRequest, info: BackendInfo) -> None:
+        if validate(request.config, info.limits):
+            # A GPU gets the launch anyway: the driver's own error is the lesson.
+            rejection = simulated_rejection(request.config, info.limits)
+            if info.kind is BackendKind.SIM and rejection is not None:
+                raise rejection
+            return
+        check_size(info, request.config.total_threads, request.force)
+
+    def estimate_s(self, request: RecordRequest, info: BackendInfo) -> float | None:
+        return None  # both halves report real progress
+
+    def run_gpu(self, backend: Backend, request: RecordRequest, progress: Progress | None) -> Recording:
+        from simtviz.backends.record.gpu import record_on_gpu
+
+        return record_on_gpu(backend, request, progress)
+
+    def run_sim(self, request: RecordRequest, info: BackendInfo, progress: Progress | None) -> Any:
+        from simtviz.backends.record.sim import record_in_simulator
+
+        return record_in_simulator(request, info, progress)
+
+
+RECORD = register(RecordExperiment())

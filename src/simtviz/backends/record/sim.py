@@ -1,0 +1,100 @@
+"""The ``record`` experiment on numba's CUDA simulator, with NumPy arrays.
+
+Runs in whichever process calls it (the CLI's, or the desktop app's simulator child): numba
+must be, or become, the simulated one there.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import numpy as np
+
+from simtviz.backends.base import BackendInfo, Progress
+from simtviz.backends.selection import activate
+from simtviz.core.errors import KernelFailed
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.oracle import verify
+from simtviz.core.recording import Recording
+from simtviz.core.schema import RECORD_FIELDS, allocate
+from simtviz.core.window import Window
+
+PROGRESS_SECONDS = 0.1
+
+
+def window_array(window: Window) -> np.ndarray:
+    return np.array([*window.origin, *window.size], dtype=np.int64)
+
+
+def run_kernel_in_simulator(config: LaunchConfig, window: Window, fields: dict[str, np.ndarray]) -> float:
+    """Launch the recording kernel on the simulator, writing into ``fields`` in place.
+
+    Returns the wall-clock seconds of the launch. Must run in a process whose numba is simulated.
+    """
+    activate("sim")
+    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+    from simtviz.kernels.record import record_threads
+
+    # FakeCUDAArray wraps without copying, so rows appear as threads write them (progress) and
+    # nothing is copied back at the end.
+    args = [FakeCUDAArray(fields[name]) for name in RECORD_FIELDS]
+    args.append(FakeCUDAArray(window_array(window)))
+    start = time.perf_counter()
+    try:
+        record_threads[config.grid.as_tuple(), config.block.as_tuple()](*args)
+    except Exception as exc:  # the simulator re-raises what a thread raised
+        raise KernelFailed(f"the kernel raised {type(exc).__name__}: {exc}") from exc
+    return time.perf_counter() - start
+
+
+def progress_of(fields: dict[str, np.ndarray]) -> float:
+    """Share of rows already written (``warp`` is one of the last fields a thread writes; never -1)."""
+    done = np.count_nonzero(fields["warp"] != -1)
+    return float(done / max(1, fields["warp"].shape[0]))
+
+
+def record_in_simulator(request: Any, info: BackendInfo, progress: Progress | None = None) -> Recording:
+    """Run the request's launch on the simulator and verify every thread against the formulas."""
+    config, window = request.config, request.chosen_window
+    fields = allocate(window.threads)
+    done = threading.Event()
+    watcher = None
+    if progress is not None:
+        report = progress
+
+        # The launch blocks this thread; a watcher reports the share of rows written so far.
+        def watch() -> None:
+            while not done.wait(PROGRESS_SECONDS):
+                report(progress_of(fields))
+
+        watcher = threading.Thread(target=watch, name="simtviz-progress", daemon=True)
+        watcher.start()
+    try:
+        seconds = run_kernel_in_simulator(config, window, fields)
+    finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()
+    if progress:
+        progress(1.0)
+    return finish_recording(config, window, fields, seconds)
+
+
+def finish_recording(
+    config: LaunchConfig, window: Window, fields: dict[str, np.ndarray], seconds: float
+) -> Recording:
+    start = time.perf_counter()
+    verification = verify(fields, config, window)
+    verify_ms = (time.perf_counter() - start) * 1000
+    return Recording(
+        config,
+        window,
+        fields,
+        "sim",
+        verification,
+        # The simulator has no GPU clock: kernel time on a GPU is unknown here, not zero.
+        {"wall_ms": seconds * 1000, "kernel_ms": None, "verify_ms": verify_ms, "copy_ms": None},
+    )

@@ -1,0 +1,61 @@
+"""The ``vecadd`` experiment: the guide's vector add (§2.2.5/§2.2.6), verified and timed.
+
+``gpu`` runs the faithful program with CuPy and times it; ``sim`` runs it on numba's CUDA
+simulator with NumPy. Neither imports the other: what both need lives in ``core.vecadd``.
+"""
+
+from __future__ import annotations
+
+from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress, check_size, simulated_rejection
+from simtviz.backends.experiment import register
+from simtviz.core.limits import DeviceLimits
+from simtviz.core.vecadd import VecaddRequest, VecaddResult, estimate_sim_seconds
+
+
+def check_sim_request(request: VecaddRequest, limits: DeviceLimits) -> None:
+    """Refuse what a GPU would refuse (with the driver's text), then what would take too long."""
+    from simtviz.backends.sim import sim_info
+
+    rejection = simulated_rejection(request.config, limits)
+    if rejection is not None:
+        rejection.launch_line = request.config.launch_line("vecadd", "a, b, c")
+        raise rejection
+    check_size(
+        sim_info(),
+        request.simulated_threads(),
+        request.force,
+        "vecadd",
+        subject="vecadd",
+        smaller="a smaller --n",
+    )
+
+
+class VecaddExperiment:
+    name = "vecadd"
+
+    def check(self, request: VecaddRequest, info: BackendInfo) -> None:
+        # On a GPU the launch goes to the driver, whose own error is the lesson.
+        if info.kind is BackendKind.SIM:
+            check_sim_request(request, info.limits)
+
+    def estimate_s(self, request: VecaddRequest, info: BackendInfo) -> float | None:
+        return estimate_sim_seconds(request) if info.kind is BackendKind.SIM else None
+
+    def run_gpu(self, backend: Backend, request: VecaddRequest, progress: Progress | None) -> VecaddResult:
+        from simtviz.backends.vecadd.gpu import run_vecadd_gpu
+
+        return run_vecadd_gpu(backend, request, progress)
+
+    def run_sim(self, request: VecaddRequest, info: BackendInfo, progress: Progress | None) -> VecaddResult:
+        from simtviz.backends.vecadd.sim import run_vecadd_sim
+
+        return run_vecadd_sim(request, info.label, progress)
+
+
+VECADD = register(VecaddExperiment())
+
+
+def run_vecadd(backend: Backend, request: VecaddRequest, progress: Progress | None = None) -> VecaddResult:
+    """Raise LaunchRejected / LaunchTooLarge before running; a kernel that raised is a result."""
+    result: VecaddResult = backend.run(VECADD, request, progress)
+    return result

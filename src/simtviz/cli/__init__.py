@@ -1,0 +1,88 @@
+"""Command line: ``simtviz [record|vecadd|devices|snapshot]`` (shared/CONTRACT.md).
+
+Each command is a module with ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``;
+``COMMANDS`` lists them. Exit status: 0 success; 1 the check failed; 2 bad usage; 3 the launch
+was rejected; 4 a valid launch refused as too large or too slow here without ``--force``
+(``cli.errors`` maps every error, from ``core.errors.describe``). No traceback unless ``--debug``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from simtviz.backends.selection import requested_backend
+from simtviz.cli.errors import report_error, report_usage
+from simtviz.cli.parser import Parser, UsageError, common_options
+from simtviz.core.errors import (
+    EXIT_CHECK_FAILED,
+    EXIT_OK,
+    EXIT_REJECTED,
+    EXIT_TOO_LARGE,
+    EXIT_USAGE,
+    BackendChoiceError,
+)
+
+# The commands, in the order --help lists them (modules of this package).
+COMMANDS: tuple[str, ...] = ("record", "vecadd", "devices", "snapshot")
+
+__all__ = [
+    "EXIT_CHECK_FAILED",
+    "EXIT_OK",
+    "EXIT_REJECTED",
+    "EXIT_TOO_LARGE",
+    "EXIT_USAGE",
+    "build_parser",
+    "main",
+    "run",
+]
+
+
+def command_module(name: str) -> ModuleType:
+    return importlib.import_module(f"simtviz.cli.{name}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = common_options()
+    parser = Parser(
+        prog="simtviz",
+        description="See CUDA's SIMT thread indexing. Without a command, opens the desktop app.",
+        parents=[common],
+    )
+    sub = parser.add_subparsers(dest="command", parser_class=Parser)
+    for name in COMMANDS:
+        module = command_module(name)
+        module.add_arguments(sub.add_parser(module.NAME, parents=[common], help=module.HELP))
+    return parser
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        requested_backend(args.backend)  # rejects a bad $SIMTVIZ_BACKEND with exit 2
+    except UsageError as exc:
+        return report_usage(str(exc))
+    except BackendChoiceError as exc:
+        return report_usage(f"simtviz: {exc}")
+    if args.command is None:
+        from simtviz.app import run_app
+
+        return run_app(args.backend)
+    try:
+        code: int = command_module(args.command).run(args)
+        return code
+    except KeyboardInterrupt as exc:
+        return report_error(exc)
+    except Exception as exc:
+        if args.debug:
+            raise
+        return report_error(exc)
+
+
+def main(argv: Sequence[str] | None = None) -> Any:
+    sys.exit(run(argv))

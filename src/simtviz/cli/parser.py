@@ -1,0 +1,57 @@
+"""Argument parsing shared by every command: one-line usage errors and the argument types."""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn
+
+from simtviz.backends.selection import BACKEND_CHOICES
+from simtviz.core.launch import Dim3, DimParseError
+
+
+class UsageError(Exception):
+    """Bad command-line input; reported in one line with exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line, no usage dump: a student should see what was wrong, not a wall of text.
+        raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
+
+
+def dim(text: str) -> Dim3:
+    try:
+        return Dim3.parse(text)
+    except DimParseError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = (
+            int(text.replace("_", ""), 0)
+            if text.strip().lower().startswith("0x")
+            else int(text.replace("_", ""))
+        )
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
+
+
+def backend(text: str) -> str:
+    value = text.strip().lower()
+    if value not in BACKEND_CHOICES:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(BACKEND_CHOICES)}")
+    return value
+
+
+def common_options() -> Parser:
+    """``--backend`` and ``--debug``, accepted before or after the command."""
+    common = Parser(add_help=False)
+    common.add_argument(
+        "--backend", type=backend, default=None, help="auto (default), gpu or sim; env SIMTVIZ_BACKEND"
+    )
+    common.add_argument("--debug", action="store_true", help="show Python tracebacks")
+    return common

@@ -74,7 +74,7 @@ def test_images_and_threads_come_through_the_same_signals_for_host_and_device(qt
     got_recording, got_row, t = arrived.args
     assert got_recording is recording and got_row == row
     assert t["threadIdx"] == (2, 0, 0) and t["blockIdx"] == (1, 0, 0) and t["grid1"] == 6
-    assert session.thread(row) == t  # kept: asked again, it answers at once
+    assert session.thread_record(row) == t  # kept: asked again, it answers at once
 
 
 def test_an_answer_for_an_older_recording_is_dropped(qtbot) -> None:

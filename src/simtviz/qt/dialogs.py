@@ -189,7 +189,7 @@ def report_record_error(parent: QWidget, exc: BaseException, tb: str, run: Recor
             "A long run",
             facts.what,
             f"Run it anyway? It should take about {eta}; Cancel (Esc) stops it at any time.",
-            lambda yes: yes and run.run_anyway(),
+            lambda yes: run.run_anyway() if yes else None,
         )
         return None
     run_failed(parent, exc, tb, run.map_shown)

@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
 
     def _on_hovered(self, cell: Cell | None) -> None:
         if cell is not None and self.recording is not None:
-            t = self.session.thread(self.indexMap.row_of(cell))
+            t = self.session.thread_record(self.indexMap.row_of(cell))
             text = f"threadIdx {t['threadIdx']}, blockIdx {t['blockIdx']}" if t else "…"
             self.statusBar().showMessage(text, 3000)
 

@@ -251,7 +251,7 @@ class RunSession(QObject):
         self._images = images
         self.imagesArrived.emit(images)
 
-    def thread(self, row: int, kind: str = "thread") -> dict[str, Any] | None:
+    def thread_record(self, row: int, kind: str = "thread") -> dict[str, Any] | None:
         """Row ``row`` of the current recording if known now; else it is asked for and comes with
         ``threadArrived`` (None for now)."""
         if self._recording is None:

@@ -475,13 +475,13 @@ class IndexMap(QWidget):
         assert self._recording is not None
         return self._recording.row_of(cell.plane, cell.row, cell.col)
 
-    def thread(self, cell: Cell) -> dict[str, Any] | None:
+    def thread_of(self, cell: Cell) -> dict[str, Any] | None:
         """``cell``'s record, or None while the session fetches it (``threadArrived``)."""
         rec = self._recording
         assert rec is not None
         row = self.row_of(cell)
         if self._session is not None:
-            return self._session.thread(row)
+            return self._session.thread_record(row)
         return rec.thread_at(row)
 
     def tooltip_for(self, cell: Cell) -> str:
@@ -489,7 +489,7 @@ class IndexMap(QWidget):
         assert rec is not None
         image = self._images.get(cell.plane)
         value = "…" if image is None else str(int(image[cell.row, cell.col]))
-        return "<br>".join(tooltip_lines(rec, self._field, value, self.thread(cell)))
+        return "<br>".join(tooltip_lines(rec, self._field, value, self.thread_of(cell)))
 
     def tooltip(self) -> str:
         """The hover text now shown, "" when none."""

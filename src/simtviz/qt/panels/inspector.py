@@ -62,7 +62,7 @@ class ThreadInspector(QWidget):
         if recording.config.rank == 3:
             where += f", z-plane {recording.window.origin[2] + cell.plane}"
         self._row, self._where, self._waiting = row, where, True
-        t = session.thread(row, "pin")  # host records answer at once, through _on_thread_arrived
+        t = session.thread_record(row, "pin")  # host records answer at once, through _on_thread_arrived
         if self._waiting and self._row == row:
             if t is None:
                 self.show_fetching(row, where)

@@ -63,7 +63,11 @@ class ProgressPanel(QWidget):
             self.cancelButton.clicked.connect(session.cancel)
             session.runStarted.connect(self._on_started)
             session.runProgress.connect(self._on_progress)
-            session.busyChanged.connect(lambda busy: busy or self.finish())
+            session.busyChanged.connect(self._on_busy)
+
+    def _on_busy(self, busy: bool) -> None:
+        if not busy:
+            self.finish()
 
     def _on_started(self, experiment: str, request: Any) -> None:
         if experiment == self._experiment and self._describe is not None:

@@ -35,7 +35,7 @@ def main() -> None:
     w = create_main_window("sim", settings)
     w.show()
     deadline = time.perf_counter() + 30
-    while w.bridge.backend is None and time.perf_counter() < deadline:
+    while w.session.backend is None and time.perf_counter() < deadline:
         app.processEvents()
         time.sleep(0.01)
     blocks = max(1, round(args.seconds * threads_per_second("sim") / 256))

@@ -55,7 +55,7 @@ def main() -> None:
     from PySide6.QtCore import QRectF
     from PySide6.QtWidgets import QApplication
 
-    from simtviz.qt.index_map import IndexMap
+    from simtviz.qt.map import IndexMap
 
     app = QApplication.instance() or QApplication([])
     view = IndexMap()

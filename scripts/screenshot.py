@@ -35,7 +35,7 @@ def main(out: Path = DEFAULT_OUT) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from simtviz.qt.index_map import Cell
+    from simtviz.qt.map import Cell
     from simtviz.qt.main_window import create_main_window
 
     app = QApplication.instance() or QApplication(["simtviz-screenshot"])
@@ -45,7 +45,7 @@ def main(out: Path = DEFAULT_OUT) -> int:
         window = create_main_window("sim", settings)
         window.resize(1800, 1000)
         window.show()
-        wait_for(app, lambda: window.bridge.backend is not None)
+        wait_for(app, lambda: window.session.backend is not None)
         window.launchPanel.select_preset(1)  # "2-D: a 4 × 3 grid of 8 × 4 blocks"
         window.indexMap.set_color_field("global linear index")
         window.run()

@@ -36,7 +36,7 @@ def window(qtbot, settings_file) -> Iterator:
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
-    qtbot.waitUntil(lambda: w.bridge.backend is not None, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: w.session.backend is not None, timeout=RUN_TIMEOUT_MS)
     yield w
     w.close()
 

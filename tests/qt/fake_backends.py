@@ -124,3 +124,25 @@ class FakeGpuBackend(Backend):
         return Recording(
             recording.config, recording.window, fields, recording.backend, recording.verification
         )
+
+
+class FakeHostBackend(FakeGpuBackend):
+    """The same records, handed back on the host (NumPy), as the simulator does."""
+
+    kind = "sim"
+
+    def __init__(self, fail: BaseException | None = None) -> None:
+        super().__init__(fail)
+        self._info = BackendInfo(
+            "sim", "sim", "Fake simulator — for tests", DeviceLimits(name="Fake simulator")
+        )
+
+    def record(
+        self,
+        config: LaunchConfig,
+        window: Window | None = None,
+        *,
+        force: bool = False,
+        progress: Progress | None = None,
+    ) -> Recording:
+        return self.to_host(super().record(config, window, force=force, progress=progress))

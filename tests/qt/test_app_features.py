@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox, QWidget
 from qt_helpers import set_launch
 
 from simtviz.core.errors import LaunchRejected, SimtvizError
@@ -48,7 +48,8 @@ def test_export_writes_png_and_npz_loadable_like_record_output(qtbot, window, ru
 def test_export_into_a_missing_folder_reports_and_leaves_nothing(qtbot, window, run_launch, tmp_path) -> None:
     run_launch((1, 1, 1), (8, 1, 1))
     assert window.export_map_png(tmp_path / "missing" / "map.png") is None
-    assert window.last_error is not None
+    box = window.findChild(QMessageBox, "exportErrorDialog")
+    assert box is not None and box.windowTitle() == "Export failed"
     assert not (tmp_path / "missing").exists()
 
 
@@ -80,9 +81,10 @@ def test_presets_fill_the_spin_boxes(qtbot, window) -> None:
 
 def test_zero_block_is_rejected_with_numbas_text(qtbot, window) -> None:
     set_launch(window, (4, 1, 1), (0, 1, 1))
-    window.run()
-    qtbot.waitUntil(lambda: isinstance(window.last_error, LaunchRejected), timeout=20_000)
-    assert "must be >= 1" in window.last_error.driver_text
+    with qtbot.waitSignal(window.session.runFailed, timeout=20_000) as failed:
+        window.run()
+    assert isinstance(failed.args[2], LaunchRejected)
+    assert "must be >= 1" in failed.args[2].driver_text
 
 
 def test_settings_are_remembered(qtbot, settings_file) -> None:

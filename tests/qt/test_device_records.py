@@ -15,8 +15,8 @@ from simtviz.core.launch import LaunchConfig
 from simtviz.core.oracle import expected_field
 from simtviz.core.recording import load_npz
 from simtviz.core.window import Window
-from simtviz.qt.index_map import Cell
 from simtviz.qt.main_window import MainWindow
+from simtviz.qt.map import Cell
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def gpu_window(qtbot, settings_file):
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
-    qtbot.waitUntil(lambda: w.bridge.backend is not None, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: w.session.backend is not None, timeout=RUN_TIMEOUT_MS)
     yield w
     w.close()
 
@@ -73,9 +73,9 @@ def test_map_image_and_inspector_come_from_the_worker(qtbot, gpu_window, tmp_pat
     cell = Cell(0, 5, 13)  # global x 13, y 5: blockIdx (1, 1), threadIdx (5, 1)
     text = w.indexMap.hover(cell)
     assert "fetching" in text
-    qtbot.waitUntil(lambda: "threadIdx = (5, 1, 0)" in w.indexMap.last_tooltip)
-    assert "blockIdx = (1, 1, 0)" in w.indexMap.last_tooltip
-    assert "SM " in w.indexMap.last_tooltip  # a GPU records the SM
+    qtbot.waitUntil(lambda: "threadIdx = (5, 1, 0)" in w.indexMap.tooltip())
+    assert "blockIdx = (1, 1, 0)" in w.indexMap.tooltip()
+    assert "SM " in w.indexMap.tooltip()  # a GPU records the SM
 
     # Pin another cell: the inspector shows it when its record arrives.
     w.indexMap.pin(Cell(0, 11, 31))

@@ -38,7 +38,7 @@ def dialog(qtbot, w, name: str) -> QMessageBox:
 def gpu(qtbot, settings_file):
     backend = FakeGpuBackend()
     w = make_window(qtbot, settings_file, lambda: backend)
-    qtbot.waitUntil(lambda: w.bridge.backend is not None, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: w.session.backend is not None, timeout=RUN_TIMEOUT_MS)
     yield w, backend
     w.close()
 
@@ -52,13 +52,14 @@ def test_gpu_out_of_memory_explains_and_the_app_works_on(qtbot, gpu) -> None:
         "the GPU has too little free memory to record 4,194,304 threads (0.4 GiB); record a smaller "
         "window (--budget) — CuPy said: Out of memory allocating 16,777,216 bytes"
     )
-    run(qtbot, w, (8, 3, 1))
+    with qtbot.waitSignal(w.session.runFailed, timeout=RUN_TIMEOUT_MS) as failed:
+        run(qtbot, w, (8, 3, 1))
     box = dialog(qtbot, w, "outOfMemoryDialog")
     assert box.windowTitle() == "Not enough GPU memory"
     assert "too little free memory to record 4,194,304 threads" in box.text()
     assert "lower the recording budget" in box.informativeText()
     assert w.findChild(QMessageBox, "launchTooLargeDialog") is None  # forcing would not help
-    assert isinstance(w.last_error, LaunchTooLarge)
+    assert isinstance(failed.args[2], LaunchTooLarge)
     np.testing.assert_array_equal(w.indexMap.current_image(), before)
     box.done(QMessageBox.StandardButton.Ok)
     qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None)
@@ -104,7 +105,7 @@ def test_no_gpu_driver_says_so_disables_run_and_offers_the_simulator(qtbot, sett
     qtbot.wait(200)
 
     qtbot.mouseClick(w.findChild(QPushButton, "useSimulatorButton"), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: w.bridge.backend is not None, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: w.session.backend is not None, timeout=RUN_TIMEOUT_MS)
     assert "simulator" in label.text().lower()
     qtbot.waitUntil(w.findChild(QPushButton, "runButton").isEnabled)
     run(qtbot, w, (2, 1, 1), (32, 1, 1))

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSlider, QWidget
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.oracle import expected_field
 from simtviz.core.window import Window
-from simtviz.qt.index_map import Cell
+from simtviz.qt.map import Cell
 
 
 def _oracle_linear(config: LaunchConfig) -> np.ndarray:
@@ -93,11 +93,11 @@ def test_hover_and_click_show_thread_in_inspector(qtbot, window, run_launch) -> 
         # (a pixel to the side each time, so that each try is a real mouse move).
         target = index_map.cell_view_pos(Cell(0, 1, 19))
         qtbot.mouseMove(index_map.view.viewport(), target + QPoint(next(nudge) % 2, 0))
-        return "threadIdx = (3, 1, 0)" in index_map.last_tooltip
+        return "threadIdx = (3, 1, 0)" in index_map.tooltip()
 
     qtbot.waitUntil(hovered)
     pos = index_map.cell_view_pos(Cell(0, 1, 19))
-    assert "blockIdx = (2, 0, 0)" in index_map.last_tooltip
+    assert "blockIdx = (2, 0, 0)" in index_map.tooltip()
 
     qtbot.mouseClick(index_map.view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
     qtbot.waitUntil(lambda: inspector.row == recording.row_of(0, 1, 19))
@@ -111,7 +111,7 @@ def test_hover_and_click_show_thread_in_inspector(qtbot, window, run_launch) -> 
 
 
 def test_1d_inspector_formula_reads_like_the_chapter(qtbot, window, run_launch) -> None:
-    from simtviz.qt.thread_inspector import formula_lines
+    from simtviz.core.formulas import formula_lines
 
     recording = run_launch((4, 1, 1), (8, 1, 1))
     row = recording.row_of(0, 2, 3)
@@ -129,7 +129,7 @@ def test_a_2048_square_map_draws_quickly_with_bounded_borders(qtbot) -> None:
 
     from simtviz.core.recording import Recording
     from simtviz.core.window import Window
-    from simtviz.qt.index_map import MIN_BORDER_SPACING_PX, IndexMap
+    from simtviz.qt.map import MIN_BORDER_SPACING_PX, IndexMap
 
     config = LaunchConfig.of((256, 256, 1), (8, 8, 1))
     window = Window.full(config)

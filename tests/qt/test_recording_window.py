@@ -96,7 +96,7 @@ def test_2d_launch_over_the_budget_records_the_window_and_moves_both_ways(qtbot,
 def test_window_origin_reaches_past_int32_on_the_widest_1d_launch(qtbot) -> None:
     from simtviz.core.launch import LaunchConfig
     from simtviz.core.window import choose_window
-    from simtviz.qt.window_panel import RecordingWindowPanel
+    from simtviz.qt.panels.window import RecordingWindowPanel
 
     panel = RecordingWindowPanel(1 << 20)
     qtbot.addWidget(panel)

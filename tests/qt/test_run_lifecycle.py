@@ -24,7 +24,8 @@ def test_invalid_block_shows_driver_error_then_valid_launch_draws(qtbot, window,
     run = window.findChild(QPushButton, "runButton")
     assert run.isEnabled()  # invalid launches stay triable
     assert "2,048 > 1,024" in window.findChild(QWidget, "launchWarnings").text()
-    press_run(qtbot, window)
+    with qtbot.waitSignal(window.session.runFailed, timeout=20_000) as failed:
+        press_run(qtbot, window)
     qtbot.waitUntil(lambda: window.findChild(QMessageBox, "launchErrorDialog") is not None, timeout=20_000)
     dialog = window.findChild(QMessageBox, "launchErrorDialog")
     qtbot.waitUntil(dialog.isVisible)
@@ -32,7 +33,7 @@ def test_invalid_block_shows_driver_error_then_valid_launch_draws(qtbot, window,
     assert dialog.text() == DRIVER_INVALID_VALUE
     assert "2,048 > 1,024" in dialog.informativeText()
     assert "record_threads[4, 2048]" in dialog.detailedText()
-    assert isinstance(window.last_error, LaunchRejected)
+    assert isinstance(failed.args[2], LaunchRejected)
     # The previous map is still there.
     assert window.recording is first
     np.testing.assert_array_equal(window.findChild(QWidget, "indexMap").current_image(), before)
@@ -66,10 +67,11 @@ def test_event_loop_keeps_running_during_a_long_run_and_cancel_stops_it(qtbot, w
     assert window.progressPanel.bar.value() > 0
 
     cancelled_at = time.perf_counter()
-    qtbot.mouseClick(window.findChild(QPushButton, "cancelButton"), Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(window.session.runFailed, timeout=2_000) as failed:
+        qtbot.mouseClick(window.findChild(QPushButton, "cancelButton"), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.busy, timeout=2_000)
     assert time.perf_counter() - cancelled_at < 1.0
-    assert isinstance(window.last_error, Cancelled)
+    assert isinstance(failed.args[2], Cancelled)
     assert window.recording is previous
     assert not progress.isVisible()
     # The app works on: the next run starts a fresh simulator process.
@@ -80,16 +82,17 @@ def test_escape_cancels(qtbot, window) -> None:
     set_launch(window, LONG_GRID, LONG_BLOCK)
     press_run(qtbot, window)
     qtbot.wait(300)
-    window.cancelAction.trigger()
+    with qtbot.waitSignal(window.session.runFailed, timeout=2_000) as failed:
+        window.cancelAction.trigger()
     qtbot.waitUntil(lambda: not window.busy, timeout=2_000)
-    assert isinstance(window.last_error, Cancelled)
+    assert isinstance(failed.args[2], Cancelled)
 
 
 def test_closing_the_window_mid_run_does_not_hang(qtbot, window) -> None:
     set_launch(window, LONG_GRID, LONG_BLOCK)
     press_run(qtbot, window)
     qtbot.wait(700)
-    backend = window.bridge.backend
+    backend = window.session.backend
     started = time.perf_counter()
     window.close()
     assert time.perf_counter() - started <= 2.0

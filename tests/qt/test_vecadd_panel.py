@@ -18,28 +18,28 @@ from PySide6.QtWidgets import (
 
 from simtviz.core.limits import DRIVER_INVALID_VALUE
 from simtviz.core.vecadd import GPU_WOULD_NOT_RAISE, SIM_DEFAULT_N, SweepRow, VecaddResult
-from simtviz.qt.vecadd_panel import VecaddPanel
-from simtviz.qt.worker_bridge import WorkerBridge
+from simtviz.qt.panels.vecadd import VecaddPanel
+from simtviz.qt.session import RunSession
 
 TIMEOUT_MS = 90_000
 
 
 @pytest.fixture
-def bridge() -> Iterator[WorkerBridge]:
+def session() -> Iterator[RunSession]:
     # The desktop app's own simulator backend: launches run in its child process.
     from simtviz.backends.sim_process import SimProcessBackend
 
-    b = WorkerBridge(lambda: SimProcessBackend())
-    yield b
-    b.shutdown()
+    s = RunSession(lambda: SimProcessBackend())
+    yield s
+    s.close()
 
 
 @pytest.fixture
-def panel(qtbot, bridge: WorkerBridge) -> VecaddPanel:
-    p = VecaddPanel(bridge)
+def panel(qtbot, session: RunSession) -> VecaddPanel:
+    p = VecaddPanel(session)
     qtbot.addWidget(p)
     p.show()
-    qtbot.waitUntil(lambda: bridge.backend is not None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: session.backend is not None, timeout=TIMEOUT_MS)
     return p
 
 
@@ -67,11 +67,12 @@ def test_widgets_carry_the_contracts_names(panel: VecaddPanel) -> None:
 
 def test_runs_on_the_simulator_and_says_test_succeeded(qtbot, panel: VecaddPanel) -> None:
     panel.findChild(QSpinBox, "vecaddN").setValue(1011)
-    click_run(qtbot, panel)
+    with qtbot.waitSignal(panel.resultShown, timeout=TIMEOUT_MS) as shown:
+        click_run(qtbot, panel)
     qtbot.waitUntil(lambda: "Test succeeded" in result_text(panel), timeout=TIMEOUT_MS)
     text = result_text(panel)
     assert "vecadd[4, 256]" in text and "CPU-simulator wall-clock" in text
-    result = panel.last_result
+    result = shown.args[0]
     assert result is not None and result.verified and result.kernel_ms is None
     tips = panel.timing_tooltips()
     assert "median" in tips["kernel (GPU)"] and "perf_counter" in tips["host launch overhead"]
@@ -107,28 +108,30 @@ def test_unguarded_in_the_simulator_shows_the_index_error_and_the_gpu_difference
 def test_a_long_simulator_run_asks_first(qtbot, panel: VecaddPanel) -> None:
     panel.findChild(QSpinBox, "vecaddN").setValue(2_000_000)
     assert "asks first" in panel.findChild(QLabel, "vecaddLaunch").text()
-    click_run(qtbot, panel)
+    with qtbot.assertNotEmitted(panel.resultShown, wait=200):
+        click_run(qtbot, panel)
 
-    def dialog() -> QMessageBox | None:
-        return panel.findChild(QMessageBox, "vecaddConfirmDialog")
+        def dialog() -> QMessageBox | None:
+            return panel.findChild(QMessageBox, "vecaddConfirmDialog")
 
-    qtbot.waitUntil(lambda: dialog() is not None and dialog().isVisible(), timeout=5000)
-    qtbot.mouseClick(dialog().button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "Not run" in result_text(panel), timeout=5000)
-    assert panel.last_result is None
+        qtbot.waitUntil(lambda: dialog() is not None and dialog().isVisible(), timeout=5000)
+        qtbot.mouseClick(dialog().button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: "Not run" in result_text(panel), timeout=5000)
+    assert not panel.vecaddProgress.isVisible()
 
 
 def test_sweep_on_the_simulator_fills_the_chart(qtbot, panel: VecaddPanel) -> None:
     panel.findChild(QSpinBox, "vecaddN").setValue(100)
-    click_run(qtbot, panel, "vecaddSweepButton")
+    with qtbot.waitSignal(panel.resultShown, timeout=TIMEOUT_MS) as shown:
+        click_run(qtbot, panel, "vecaddSweepButton")
     qtbot.waitUntil(lambda: "Test succeeded" in result_text(panel), timeout=TIMEOUT_MS)
-    assert [row.block for row in panel.last_result.sweep] == [32, 64, 128, 256, 512, 1024]
+    assert [row.block for row in shown.args[0].sweep] == [32, 64, 128, 256, 512, 1024]
     assert panel.vecaddSweepTable.rowCount() == 6
     assert panel.vecaddSweepTable.item(5, 2).text() == "924"  # 1024 - 100 idle threads
 
 
-def test_gpu_results_show_bandwidth_share_and_chart(qtbot, bridge: WorkerBridge) -> None:
-    panel = VecaddPanel(bridge)
+def test_gpu_results_show_bandwidth_share_and_chart(qtbot, session: RunSession) -> None:
+    panel = VecaddPanel(session)
     qtbot.addWidget(panel)
     result = VecaddResult(
         "gpu:NVIDIA H200", 2**24 + 11, 256, 65537, verified=True, max_abs_err=0.0, kernel_ms=0.0967,

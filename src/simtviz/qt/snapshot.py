@@ -35,8 +35,7 @@ def render_snapshot(
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from simtviz.qt.index_map import IndexMap
-    from simtviz.qt.map_data import device_images, is_device
+    from simtviz.qt.map import IndexMap
     from simtviz.qt.theme import PALETTES
 
     app: Any = QApplication.instance() or QApplication(["simtviz-snapshot"])
@@ -47,11 +46,10 @@ def render_snapshot(
     try:
         view.apply_style(PALETTES[theme], presentation=True)
         view.set_color_field(color)
-        view.set_recording(recording)
+        # No session here: the map computes the plane it shows on this thread. The plane is set
+        # first so that only that plane of a device record crosses to the host.
         view.set_plane(z)
-        if is_device(recording):
-            # No worker here: compute the one plane now, on this thread, and hand it over.
-            view.set_images(device_images(recording, color, (z,)))
+        view.set_recording(recording)
         view.resize(*size)
         view.view.resize(*size)
         view.show()

@@ -16,73 +16,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simtviz.backends.base import SIM_MAX_THREADS_UNASKED, estimate_seconds, format_duration
-from simtviz.core.launch import WARP_SIZE, Dim3, LaunchConfig
+from simtviz.backends.base import SIM_MAX_THREADS_UNASKED, BackendInfo, estimate_seconds, format_duration
+from simtviz.core.formulas import launch_code, totals_text
+from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.limits import DeviceLimits, validate
+from simtviz.qt.session import RunSession
 from simtviz.resources import presets
 
 # CUDA's own maximum for any dimension; the spin boxes accept every value up to it, so an invalid
 # launch can be typed in and tried (the driver's error is part of the lesson).
 SPIN_MAX = 2_147_483_647
 CUSTOM = "Custom"
-
-
-def launch_code(config: LaunchConfig) -> str:
-    """The Python a student would write for this launch: the kernel and its launch line."""
-    rank = config.rank
-    if rank == 1:
-        body = [
-            "    # i = threadIdx.x + blockIdx.x * blockDim.x",
-            "    i = cuda.grid(1)",
-            "    out[i] = i",
-        ]
-    elif rank == 2:
-        body = [
-            "    # x = threadIdx.x + blockIdx.x * blockDim.x; y alike",
-            "    x, y = cuda.grid(2)",
-            "    out[y, x] = y * out.shape[1] + x",
-        ]
-    else:
-        body = [
-            "    x, y, z = cuda.grid(3)",
-            "    out[z, y, x] = (z * out.shape[1] + y) * out.shape[2] + x",
-        ]
-    ex, ey, ez = config.extent
-    shape = {1: f"({ex},)", 2: f"({ey}, {ex})", 3: f"({ez}, {ey}, {ex})"}[rank]
-    grid, block = config.grid.python(rank), config.block.python(rank)
-    return "\n".join(
-        [
-            "from numba import cuda",
-            "import numpy as np",
-            "",
-            "@cuda.jit",
-            "def index_kernel(out):",
-            *body,
-            "",
-            f"out = cuda.device_array({shape}, dtype=np.int64)",
-            f"index_kernel[{grid}, {block}](out)",
-            f"# {config.blocks:,} blocks × {config.threads_per_block:,} threads = "
-            f"{config.total_threads:,} threads",
-        ]
-    )
-
-
-def totals_text(config: LaunchConfig) -> str:
-    tpb = config.threads_per_block
-    last = config.last_warp_size
-    partial = (
-        f" — the last warp has only {last} of {WARP_SIZE} threads"
-        if tpb and last != WARP_SIZE
-        else " (all full)"
-        if tpb
-        else ""
-    )
-    return (
-        f"Threads per block: <b>{tpb:,}</b><br>"
-        f"Blocks: <b>{config.blocks:,}</b><br>"
-        f"Threads: <b>{config.total_threads:,}</b><br>"
-        f"Warps per block: <b>{config.warps_per_block:,}</b>{partial}"
-    )
+RUN_TIP = "Launch the instrumented kernel (Ctrl+R or F5)"
 
 
 class LaunchPanel(QWidget):
@@ -91,9 +36,10 @@ class LaunchPanel(QWidget):
     configChanged = Signal(object)  # LaunchConfig
     runRequested = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, session: RunSession | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("launchPanel")
+        self._session = session
         self._limits = DeviceLimits()
         self._backend_kind = "sim"
         self._presets = presets()
@@ -133,7 +79,7 @@ class LaunchPanel(QWidget):
         layout.addWidget(dims)
 
         self.runButton = QPushButton("Run", objectName="runButton")
-        self.runButton.setToolTip("Launch the instrumented kernel (Ctrl+R or F5)")
+        self.runButton.setToolTip(RUN_TIP)
         self.runButton.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.runButton.clicked.connect(self.runRequested)
         layout.addWidget(self.runButton)
@@ -153,6 +99,24 @@ class LaunchPanel(QWidget):
 
         self.presetCombo.currentIndexChanged.connect(self._on_preset)
         self.set_config(LaunchConfig.of((4, 3, 1), (8, 4, 1)))
+        if session is not None:
+            session.backendReady.connect(self._on_backend_ready)
+            session.backendFailed.connect(self._on_backend_failed)
+            session.busyChanged.connect(self._update_run)
+
+    # --- session -----------------------------------------------------------------------------
+    def _update_run(self) -> None:
+        if self._session is not None:
+            self.runButton.setEnabled(self._session.can_run)
+
+    def _on_backend_ready(self, info: BackendInfo) -> None:
+        self.runButton.setToolTip(RUN_TIP)
+        self.set_limits(info.limits, info.kind)
+        self._update_run()
+
+    def _on_backend_failed(self, _exc: BaseException, _tb: str) -> None:
+        self.runButton.setToolTip("No backend could start; use the CPU simulator instead.")
+        self._update_run()
 
     # --- model -------------------------------------------------------------------------------
     def config(self) -> LaunchConfig:

@@ -1,13 +1,11 @@
 """The vector-add panel: the guide's §2.2.5 program, run, verified and timed, with its code shown.
 
-Every run goes through the worker bridge (the simulator itself runs in the backend's child
+Every run goes through the run session (the simulator itself runs in the backend's child
 process, never in this one). Long simulator runs are estimated first and need a confirmation;
 a rejected launch (block 2048, §2.2.6) opens the same dialog as the index map.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -20,9 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QMessageBox,
     QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -32,9 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simtviz.backends.base import SIM_MAX_THREADS_UNASKED, Backend, format_duration
-from simtviz.backends.vecadd import run_vecadd
-from simtviz.core.errors import Cancelled, LaunchRejected, LaunchTooLarge
+from simtviz.backends.base import SIM_MAX_THREADS_UNASKED, BackendInfo, format_duration
+from simtviz.core.errors import Cancelled, LaunchRejected
 from simtviz.core.vecadd import (
     DEFAULT_BLOCK,
     GPU_WOULD_NOT_RAISE,
@@ -51,10 +46,10 @@ from simtviz.core.vecadd import (
     report_text,
     timing_lines,
 )
-from simtviz.qt.launch_error_dialog import show_launch_error
-from simtviz.qt.worker_bridge import WorkerBridge
+from simtviz.qt import dialogs
+from simtviz.qt.panels.progress import ProgressPanel
+from simtviz.qt.session import VECADD, RunSession
 
-JOB_KIND = "vecadd"
 INT_MAX = 2_147_483_647
 
 LESSON = (
@@ -71,18 +66,18 @@ class VecaddPanel(QWidget):
 
     resultShown = Signal(object)  # VecaddResult, after the panel shows it
 
-    def __init__(self, bridge: WorkerBridge, parent: QWidget | None = None) -> None:
+    def __init__(self, session: RunSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("vecaddPanel")
-        self._bridge = bridge
-        self._kind: str | None = None
+        self._session = session
         self._n_edited = False
-        self._running = False
-        self.last_result: VecaddResult | None = None
         self._build()
-        bridge.ready.connect(self._on_ready)
-        if bridge.backend is not None:
-            self._on_ready(bridge.backend)
+        session.backendReady.connect(self._on_ready)
+        session.busyChanged.connect(self._on_busy)
+        session.resultArrived.connect(self._on_result)
+        session.runFailed.connect(self._on_error)
+        if session.info is not None:
+            self._on_ready(session.info)
         self._refresh()
 
     # ----- layout -----
@@ -120,15 +115,12 @@ class VecaddPanel(QWidget):
         self.vecaddRunButton.setToolTip("Run the program: launch, synchronize, copy back, verify, time")
         self.vecaddSweepButton = QPushButton("Run + block-size sweep", objectName="vecaddSweepButton")
         self.vecaddSweepButton.setToolTip("Also time block sizes 32 … 1024 with the guarded kernel")
-        self.vecaddCancelButton = QPushButton("Cancel", objectName="vecaddCancelButton")
-        self.vecaddCancelButton.setEnabled(False)
         buttons = QHBoxLayout()
-        for button in (self.vecaddRunButton, self.vecaddSweepButton, self.vecaddCancelButton):
+        for button in (self.vecaddRunButton, self.vecaddSweepButton):
             buttons.addWidget(button)
-        self.vecaddProgress = QProgressBar(objectName="vecaddProgress")
-        self.vecaddProgress.setRange(0, 1000)
-        self.vecaddProgress.setTextVisible(False)
-        self.vecaddProgress.setVisible(False)
+        self.vecaddProgress = ProgressPanel(
+            self._session, VECADD, self._describe, name="vecaddProgress", cancel_name="vecaddCancelButton"
+        )
 
         self.vecaddLesson = QLabel(LESSON, objectName="vecaddLesson")
         self.vecaddLesson.setWordWrap(True)
@@ -207,22 +199,25 @@ class VecaddPanel(QWidget):
         self.vecaddRepeat.valueChanged.connect(self._refresh)
         self.vecaddRunButton.clicked.connect(lambda: self.run(sweep=False))
         self.vecaddSweepButton.clicked.connect(lambda: self.run(sweep=True))
-        self.vecaddCancelButton.clicked.connect(self._bridge.cancel)
 
     # ----- state -----
     @property
     def kind(self) -> str:
         """``gpu`` or ``sim``; until the backend is ready, assume the slow one."""
-        return self._kind or "sim"
+        return self._session.kind
 
-    def _on_ready(self, backend: Backend) -> None:
-        self._kind = backend.kind
+    def _on_ready(self, info: BackendInfo) -> None:
         if not self._n_edited:
             self.vecaddN.blockSignals(True)
-            self.vecaddN.setValue(default_n(self._kind))
+            self.vecaddN.setValue(default_n(info.kind))
             self.vecaddN.blockSignals(False)
-        self.vecaddRepeat.setValue(default_repeat(self._kind))
+        self.vecaddRepeat.setValue(default_repeat(info.kind))
         self._refresh()
+
+    def _on_busy(self, busy: bool) -> None:
+        # One run at a time in the whole app: the index map's run keeps this one waiting.
+        self.vecaddRunButton.setEnabled(not busy)
+        self.vecaddSweepButton.setEnabled(not busy)
 
     def _on_n_edited(self) -> None:
         self._n_edited = True
@@ -275,45 +270,32 @@ class VecaddPanel(QWidget):
         self._submit(request)
 
     def _submit(self, request: VecaddRequest) -> None:
-        self._set_running(True)
-        where = "the CPU simulator" if self.kind == "sim" else "the GPU"
-        self.vecaddResult.setText(
-            f"Running vecadd[{grid_for(request.n, request.block):,}, {request.block}] on {where}…"
-        )
+        if self._session.run(VECADD, request):
+            where = "the CPU simulator" if self.kind == "sim" else "the GPU"
+            self.vecaddResult.setText(
+                f"Running vecadd[{grid_for(request.n, request.block):,}, {request.block}] on {where}…"
+            )
 
-        def work(backend: Backend, progress: Any) -> VecaddResult:
-            return run_vecadd(backend, request, progress)
+    def _describe(self, request: VecaddRequest) -> tuple[str, float | None]:
+        """For the progress panel: what runs and, on the simulator, how long it should take."""
+        what = f"Running the vector add (N = {request.n:,})"
+        return what, estimate_sim_seconds(request) if self.kind == "sim" else None
 
-        self._bridge.submit(
-            JOB_KIND,
-            work,
-            on_result=self._on_result,
-            on_error=lambda exc, tb: self._on_error(exc, tb, request),
-            on_progress=self._on_progress,
-        )
+    def _on_result(self, experiment: str, result: VecaddResult) -> None:
+        if experiment == VECADD:
+            self.show_result(result)
 
-    def _set_running(self, running: bool) -> None:
-        self._running = running
-        self.vecaddRunButton.setEnabled(not running)
-        self.vecaddSweepButton.setEnabled(not running)
-        self.vecaddCancelButton.setEnabled(running)
-        self.vecaddProgress.setVisible(running)
-        self.vecaddProgress.setValue(0)
-
-    def _on_progress(self, fraction: float) -> None:
-        self.vecaddProgress.setValue(int(1000 * max(0.0, min(1.0, fraction))))
-
-    def _on_result(self, result: VecaddResult) -> None:
-        self._set_running(False)
-        self.show_result(result)
-
-    def _on_error(self, exc: BaseException, tb: str, request: VecaddRequest) -> None:
-        self._set_running(False)
+    def _on_error(self, experiment: str, request: VecaddRequest, exc: BaseException, _tb: str) -> None:
+        if experiment != VECADD:
+            return
+        facts = dialogs.too_large(exc, request.simulated_threads(), "the CPU simulator")
         if isinstance(exc, LaunchRejected):
             self.vecaddResult.setText(f"Launch rejected: {exc.driver_text}\n{exc.explanation}\nNothing ran.")
-            show_launch_error(self, exc)
-        elif isinstance(exc, LaunchTooLarge):
-            self._confirm(request, exc.estimate_s)
+            dialogs.show_launch_error(self, exc)
+        elif facts is not None and facts.out_of_memory:
+            self.vecaddResult.setText(f"Not enough GPU memory: {facts.what}\nTry a smaller N.")
+        elif facts is not None:
+            self._confirm(request, facts.estimate_s)
         elif isinstance(exc, Cancelled):
             self.vecaddResult.setText("Cancelled.")
         else:
@@ -321,30 +303,24 @@ class VecaddPanel(QWidget):
 
     def _confirm(self, request: VecaddRequest, estimate_s: float | None) -> None:
         eta = format_duration(estimate_s) if estimate_s is not None else "a long time"
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            "A long simulator run",
-            f"{request.simulated_threads():,} simulated threads: about {eta} on the CPU simulator.",
-            parent=self,
-        )
-        box.setObjectName("vecaddConfirmDialog")
-        box.setInformativeText("Run it anyway? Cancel stops it at any time.")
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-        box.setDefaultButton(QMessageBox.StandardButton.No)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
-        def answered(button: Any) -> None:
-            if box.standardButton(button) == QMessageBox.StandardButton.Yes:
+        def answered(yes: bool) -> None:
+            if yes:
                 self.run(request.sweep, force=True)
             else:
                 self.vecaddResult.setText("Not run: the simulator would take too long. Try a smaller N.")
 
-        box.buttonClicked.connect(answered)
-        box.open()
+        dialogs.confirm_long_run(
+            self,
+            "vecaddConfirmDialog",
+            "A long simulator run",
+            f"{request.simulated_threads():,} simulated threads: about {eta} on the CPU simulator.",
+            "Run it anyway? Cancel stops it at any time.",
+            answered,
+        )
 
     # ----- showing -----
     def show_result(self, result: VecaddResult) -> None:
-        self.last_result = result
         text = report_text(result, include_sweep=False)  # the sweep has its own table and chart
         if result.kernel_error is not None and result.simulated and GPU_WOULD_NOT_RAISE not in text:
             text += "\n" + GPU_WOULD_NOT_RAISE

@@ -1,10 +1,10 @@
 """What the index map draws, as host arrays: one image per z-plane of a recording and its levels.
 
-Host (NumPy) recordings give every plane at once, on the GUI thread (the simulator's records are
-small and already on the host). Device (CuPy) recordings stay on the GPU: ``device_images`` runs
-in a worker job and brings only the planes asked for across, each as one int32 image
-(``Recording.image``); the levels come back as two numbers. No Qt here, and no CuPy import: the
-recording carries its array module.
+Host (NumPy) recordings give every plane at once (the simulator's records are small and already
+on the host). Device (CuPy) recordings stay on the GPU: ``device_images`` runs in a worker job and
+brings only the planes asked for across, each as one int32 image; the levels come back as two
+numbers. ``map_images`` picks between the two, so callers never ask where the records live. No Qt
+here, and no CuPy import: the recording carries its array module.
 """
 
 from __future__ import annotations
@@ -53,3 +53,11 @@ def device_images(recording: Recording, field: str, planes: tuple[int, ...]) -> 
     levels, known = _levels(values)
     images = {z: np.asarray(recording.plane_to_host(values[z])) for z in planes}
     return MapImages(recording, field, images, levels, known)
+
+
+def map_images(recording: Recording, field: str, planes: tuple[int, ...]) -> MapImages:
+    """Images of ``field`` for at least ``planes``: every plane of a host recording, the planes asked
+    for of a device one (call it off the GUI thread when the recording is on a device)."""
+    if is_device(recording):
+        return device_images(recording, field, planes)
+    return host_images(recording, field)

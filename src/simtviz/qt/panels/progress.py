@@ -1,30 +1,51 @@
-"""Progress of a long run: a bar, the time left, and Cancel (shown once a run passes half a second)."""
+"""Progress of a long run: a bar, the time left, and Cancel (shown once a run passes half a second).
+
+One panel per tab, each following one experiment of the session (the index map's record, the
+vector add): it starts, moves and hides with that experiment's runs.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from simtviz.backends.base import format_duration
+from simtviz.qt.session import RunSession
 
 SHOW_AFTER_MS = 500
 
+# A request → what runs, in words, and the estimated seconds (None: no estimate).
+Describe = Callable[[Any], tuple[str, "float | None"]]
+
 
 class ProgressPanel(QWidget):
-    """``progressPanel``: hidden until a run has taken ``SHOW_AFTER_MS``; ``cancelButton`` stops it."""
+    """Hidden until a run has taken ``SHOW_AFTER_MS``; its Cancel button stops the run.
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    The index map's is ``progressPanel`` with ``cancelButton``; other tabs name theirs.
+    """
+
+    def __init__(
+        self,
+        session: RunSession | None = None,
+        experiment: str = "record",
+        describe: Describe | None = None,
+        name: str = "progressPanel",
+        cancel_name: str = "cancelButton",
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
-        self.setObjectName("progressPanel")
+        self.setObjectName(name)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
-        self.label = QLabel(objectName="progressLabel")
-        self.bar = QProgressBar(objectName="runProgress")
+        self.label = QLabel(objectName=f"{name}Label" if name != "progressPanel" else "progressLabel")
+        self.bar = QProgressBar(objectName=f"{name}Bar" if name != "progressPanel" else "runProgress")
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(True)
-        self.cancelButton = QPushButton("Cancel", objectName="cancelButton")
+        self.cancelButton = QPushButton("Cancel", objectName=cancel_name)
         self.cancelButton.setToolTip("Stop the run (Esc)")
         layout.addWidget(self.label, stretch=2)
         layout.addWidget(self.bar, stretch=3)
@@ -36,6 +57,25 @@ class ProgressPanel(QWidget):
         self._what = ""
         self._fraction = 0.0
         self.setVisible(False)
+        self._experiment = experiment
+        self._describe = describe
+        if session is not None:
+            self.cancelButton.clicked.connect(session.cancel)
+            session.runStarted.connect(self._on_started)
+            session.runProgress.connect(self._on_progress)
+            session.busyChanged.connect(self._on_busy)
+
+    def _on_busy(self, busy: bool) -> None:
+        if not busy:
+            self.finish()
+
+    def _on_started(self, experiment: str, request: Any) -> None:
+        if experiment == self._experiment and self._describe is not None:
+            self.start(*self._describe(request))
+
+    def _on_progress(self, experiment: str, fraction: float) -> None:
+        if experiment == self._experiment:
+            self.set_fraction(fraction)
 
     def start(self, what: str, estimate_s: float | None) -> None:
         """A run began: show the panel if it is still running after half a second."""

@@ -1,12 +1,11 @@
-"""The thread inspector: what the pinned thread recorded, and the index formulas worked out with it."""
+"""Text the app shows about one launch or one thread: worked formulas, tooltips, the launch's code.
+
+Qt-free: the thread inspector, the map's tooltip and the launch panel render these strings.
+"""
 
 from __future__ import annotations
 
-import html
 from typing import Any
-
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from simtviz.core.launch import WARP_SIZE, LaunchConfig
 from simtviz.core.recording import Recording
@@ -107,68 +106,79 @@ def value_lines(recording: Recording, t: dict[str, Any]) -> list[tuple[str, str]
     ]
 
 
-def _formula_html(line: str) -> str:
-    """A formula on one line and its numbers on the next: easier to read off a projector."""
-    parts = line.split(" = ")
-    symbolic = " = ".join(parts[:2])
-    worked = " = ".join(parts[2:])
-    body = html.escape(symbolic) + (f"<br>&nbsp;&nbsp;= {html.escape(worked)}" if worked else "")
-    return f"<p style='font-family: monospace; margin-top: 0; margin-bottom: 8px'>{body}</p>"
+def tooltip_lines(recording: Recording, field: str, value: str, t: dict[str, Any] | None) -> list[str]:
+    """The map's hover text for one cell (HTML lines); ``t`` None while its record is fetched."""
+    if t is None:
+        return [f"<b>{field} = {value}</b>", "fetching this thread's record …"]
+    lines = [
+        f"<b>{field} = {value}</b>",
+        f"threadIdx = {t['threadIdx']}",
+        f"blockIdx = {t['blockIdx']}",
+        f"cuda.grid(1) = {t['grid1']}",
+        f"cuda.grid(2) = {t['grid2']}",
+    ]
+    if recording.config.rank == 3:
+        lines.append(f"cuda.grid(3) = {t['grid3']}")
+    lines.append(f"warp {t['warp']}, lane {t['laneid']}")
+    if recording.has_hardware_fields:
+        lines.append(f"SM {t['smid']}")
+    lines.append("<i>click to pin it in the inspector</i>")
+    return lines
 
 
-class ThreadInspector(QWidget):
-    """``threadInspector``: shows one thread; empty until a cell is clicked."""
+def launch_code(config: LaunchConfig) -> str:
+    """The Python a student would write for this launch: the kernel and its launch line."""
+    rank = config.rank
+    if rank == 1:
+        body = [
+            "    # i = threadIdx.x + blockIdx.x * blockDim.x",
+            "    i = cuda.grid(1)",
+            "    out[i] = i",
+        ]
+    elif rank == 2:
+        body = [
+            "    # x = threadIdx.x + blockIdx.x * blockDim.x; y alike",
+            "    x, y = cuda.grid(2)",
+            "    out[y, x] = y * out.shape[1] + x",
+        ]
+    else:
+        body = [
+            "    x, y, z = cuda.grid(3)",
+            "    out[z, y, x] = (z * out.shape[1] + y) * out.shape[2] + x",
+        ]
+    ex, ey, ez = config.extent
+    shape = {1: f"({ex},)", 2: f"({ey}, {ex})", 3: f"({ez}, {ey}, {ex})"}[rank]
+    grid, block = config.grid.python(rank), config.block.python(rank)
+    return "\n".join(
+        [
+            "from numba import cuda",
+            "import numpy as np",
+            "",
+            "@cuda.jit",
+            "def index_kernel(out):",
+            *body,
+            "",
+            f"out = cuda.device_array({shape}, dtype=np.int64)",
+            f"index_kernel[{grid}, {block}](out)",
+            f"# {config.blocks:,} blocks × {config.threads_per_block:,} threads = "
+            f"{config.total_threads:,} threads",
+        ]
+    )
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("threadInspector")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.heading = QLabel("<b>Thread inspector</b>", objectName="inspectorHeading")
-        layout.addWidget(self.heading)
-        self.browser = QTextBrowser(objectName="inspectorText")
-        self.browser.setOpenLinks(False)
-        self.browser.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
-        layout.addWidget(self.browser)
-        self._row: int | None = None
-        self.clear()
 
-    def set_point_size(self, size: int) -> None:
-        """Rich text keeps its own sizes: set the document's default font to follow the window's."""
-        font = self.browser.document().defaultFont()
-        font.setPointSize(size)
-        self.browser.document().setDefaultFont(font)
-
-    def show_fetching(self, row: int, where: str = "") -> None:
-        """A device recording's thread is on its way from the GPU."""
-        self._row = row
-        self.browser.setHtml(f"<p>{html.escape(where)}</p><p>Fetching this thread's record …</p>")
-
-    def clear(self) -> None:
-        self._row = None
-        self.browser.setHtml("<p>Click a cell of the map to pin its thread here.</p>")
-
-    @property
-    def row(self) -> int | None:
-        return self._row
-
-    def text(self) -> str:
-        """Plain text now shown (what tests and screen readers see)."""
-        return self.browser.toPlainText()
-
-    def show_thread(
-        self, recording: Recording, row: int, where: str = "", thread: dict[str, Any] | None = None
-    ) -> None:
-        """Show ``thread`` (``recording.thread_at(row)``, read here when not given: host recordings)."""
-        self._row = row
-        t = thread if thread is not None else recording.thread_at(row)
-        table = "".join(
-            f"<tr><td style='padding-right:12px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
-            for k, v in value_lines(recording, t)
-        )
-        formulas = "".join(_formula_html(line) for line in formula_lines(recording.config, t))
-        self.browser.setHtml(
-            f"<p>{html.escape(where)}</p><table>{table}</table><p><b>Worked out</b></p>{formulas}"
-        )
+def totals_text(config: LaunchConfig) -> str:
+    tpb = config.threads_per_block
+    last = config.last_warp_size
+    partial = (
+        f" — the last warp has only {last} of {WARP_SIZE} threads"
+        if tpb and last != WARP_SIZE
+        else " (all full)"
+        if tpb
+        else ""
+    )
+    return (
+        f"Threads per block: <b>{tpb:,}</b><br>"
+        f"Blocks: <b>{config.blocks:,}</b><br>"
+        f"Threads: <b>{config.total_threads:,}</b><br>"
+        f"Warps per block: <b>{config.warps_per_block:,}</b>{partial}"
+    )

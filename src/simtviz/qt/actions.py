@@ -1,0 +1,127 @@
+"""Every menu action of the main window in one table: the menus and the F1 shortcut list come from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMainWindow
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action: ``slot`` is the window's method it calls (with ``args``); checkable actions
+    without a ``group`` pass their checked state instead."""
+
+    name: str  # objectName
+    menu: str
+    text: str
+    slot: str
+    shortcuts: tuple[str, ...] = ()
+    help: str = ""  # its line in the F1 list; "" leaves it out
+    args: tuple[Any, ...] = ()
+    checkable: bool = False
+    group: str = ""  # checkable actions of one group exclude each other
+    separator_before: bool = False
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("runAction", "&File", "&Run", "run", ("Ctrl+R", "F5"), "Run"),
+    ActionSpec("cancelAction", "&File", "&Cancel run", "cancel", ("Esc",), "Cancel the run"),
+    ActionSpec(
+        "exportPngAction",
+        "&File",
+        "Export map as &PNG…",
+        "export_map_png",
+        ("Ctrl+E",),
+        "Export the map as PNG",
+        separator_before=True,
+    ),
+    ActionSpec(
+        "exportNpzAction",
+        "&File",
+        "Export records as &NPZ…",
+        "export_records",
+        ("Ctrl+Shift+E",),
+        "Export the records as NPZ",
+        args=(None, "npz"),
+    ),
+    ActionSpec("exportCsvAction", "&File", "Export records as &CSV…", "export_records", args=(None, "csv")),
+    ActionSpec("quitAction", "&File", "&Quit", "close", ("Ctrl+Q",), "Quit", separator_before=True),
+    ActionSpec(
+        "lightThemeAction",
+        "&View",
+        "Light theme",
+        "set_theme",
+        args=("light",),
+        checkable=True,
+        group="theme",
+    ),
+    ActionSpec(
+        "darkThemeAction", "&View", "Dark theme", "set_theme", args=("dark",), checkable=True, group="theme"
+    ),
+    ActionSpec(
+        "presentationAction",
+        "&View",
+        "&Presentation mode",
+        "set_presentation",
+        ("Ctrl+Shift+P",),
+        "Presentation mode",
+        checkable=True,
+        separator_before=True,
+    ),
+    ActionSpec("fullScreenAction", "&View", "&Full screen", "toggle_full_screen", ("F11",), "Full screen"),
+    ActionSpec(
+        "fitMapAction", "&View", "Fit &map", "fit_map", ("Ctrl+0",), "Fit the map", separator_before=True
+    ),
+    ActionSpec(
+        "tiledAction",
+        "&View",
+        "All &z-planes (tiled)",
+        "set_tiled",
+        ("Ctrl+T",),
+        "All z-planes (3-D)",
+        checkable=True,
+    ),
+    ActionSpec(
+        "shortcutsAction", "&Help", "&Keyboard shortcuts", "show_shortcuts", ("F1",), "Keyboard shortcuts"
+    ),
+    ActionSpec("aboutAction", "&Help", "&About simtviz", "show_about"),
+)
+
+
+def shortcut_text(actions: tuple[ActionSpec, ...] = ACTIONS) -> str:
+    """The F1 list: one line per action with a shortcut, e.g. ``Ctrl+R / F5  Run``."""
+    return "\n".join(f"{' / '.join(a.shortcuts)}  {a.help}" for a in actions if a.shortcuts and a.help)
+
+
+def build_actions(window: QMainWindow, actions: tuple[ActionSpec, ...] = ACTIONS) -> dict[str, QAction]:
+    """Create the menus and actions on ``window``; returns the actions by objectName.
+
+    Each action is also added to the window itself, so its shortcut works in full screen, where
+    the menu bar may be hidden.
+    """
+    menus: dict[str, Any] = {}
+    groups: dict[str, QActionGroup] = {}
+    made: dict[str, QAction] = {}
+    for spec in actions:
+        if spec.menu not in menus:
+            menus[spec.menu] = window.menuBar().addMenu(spec.menu)
+        menu = menus[spec.menu]
+        if spec.separator_before:
+            menu.addSeparator()
+        action = QAction(spec.text, window, objectName=spec.name, checkable=spec.checkable)
+        if spec.shortcuts:
+            action.setShortcuts([QKeySequence(s) for s in spec.shortcuts])
+        slot = getattr(window, spec.slot)
+        if spec.checkable and not spec.group:
+            action.toggled.connect(slot)
+        else:
+            action.triggered.connect(lambda _checked=False, slot=slot, args=spec.args: slot(*args))
+        if spec.group:
+            groups.setdefault(spec.group, QActionGroup(window)).addAction(action)
+        menu.addAction(action)
+        window.addAction(action)
+        made[spec.name] = action
+    return made

@@ -1,0 +1,243 @@
+"""Every message box and file dialog of the app, built here and opened window-modally.
+
+Each returns the box after ``open()`` (the event loop keeps running; tests find boxes by their
+objectName). The errors' own data (threads, estimate, limit) words the questions; the CLI's verbs
+are never read back out of an exception's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from simtviz.backends.base import format_duration
+from simtviz.core import errors
+from simtviz.core.errors import BackendUnavailable, Cancelled, LaunchRejected, LaunchTooLarge, SimtvizError
+
+TITLE = "Kernel launch failed"
+
+
+def launch_error_dialog(parent: QWidget | None, error: LaunchRejected) -> QMessageBox:
+    """A non-modal-to-the-app message box (``launchErrorDialog``); call ``open()`` to show it."""
+    box = QMessageBox(parent)
+    box.setObjectName("launchErrorDialog")
+    box.setIcon(QMessageBox.Icon.Critical)
+    box.setWindowTitle(TITLE)
+    box.setText(error.driver_text)
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    lines = [f"<b>{v.message}</b>" for v in error.violations] or [error.explanation]
+    box.setInformativeText(
+        "<br>".join(lines) + f"<br><br>Raised by {error.source} as <code>{error.exception_type}</code>. "
+        "Nothing ran; the previous map is still shown."
+    )
+    details = f"Launch: {error.launch_line}\n\n{error.explanation}"
+    if error.traceback_text:
+        details += f"\n\n{error.traceback_text}"
+    box.setDetailedText(details)
+    box.setStandardButtons(QMessageBox.StandardButton.Close)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    return box
+
+
+def show_launch_error(parent: QWidget | None, error: LaunchRejected) -> QMessageBox:
+    """Build and open the dialog window-modally (returns at once; the event loop keeps running)."""
+    box = launch_error_dialog(parent, error)
+    box.open()
+    return box
+
+
+def _message(
+    parent: QWidget | None,
+    icon: QMessageBox.Icon,
+    title: str,
+    text: str,
+    name: str = "",
+    informative: str = "",
+    details: str = "",
+) -> QMessageBox:
+    box = QMessageBox(icon, title, text, parent=parent)
+    if name:
+        box.setObjectName(name)
+    if informative:
+        box.setInformativeText(informative)
+    if details:
+        box.setDetailedText(details)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    return box
+
+
+# --- errors that carry data -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class TooLarge:
+    """A launch refused for its size: too slow without asking, or too big for the device's memory."""
+
+    out_of_memory: bool
+    what: str  # what happened, with no CLI or GUI verb
+    estimate_s: float | None
+
+
+def too_large(exc: BaseException, threads: int, where: str) -> TooLarge | None:
+    """The facts of a size refusal, or None for any other error. ``threads`` and ``where`` (the
+    request's thread count, "the GPU" / "the CUDA simulator") word it when the error cannot."""
+    # TODO(merge): with arch-core's errors, read OutOfDeviceMemory / LaunchTooLarge(threads,
+    # estimate_s, limit, where) directly and drop the getattr fallbacks.
+    out_of_memory = getattr(errors, "OutOfDeviceMemory", None)
+    if out_of_memory is not None and isinstance(exc, out_of_memory):
+        describe = getattr(errors, "describe", None)
+        return TooLarge(True, describe(exc).what if describe is not None else str(exc), None)
+    if not isinstance(exc, LaunchTooLarge):
+        return None
+    if getattr(exc, "threads", None) is not None:
+        return TooLarge(False, str(exc), exc.estimate_s)  # its text has no verb
+    if exc.estimate_s is None:  # before the split, a memory refusal was a LaunchTooLarge without estimate
+        return TooLarge(True, str(exc), None)
+    return TooLarge(
+        False,
+        f"{threads:,} threads would take about {format_duration(exc.estimate_s)} on {where}",
+        exc.estimate_s,
+    )
+
+
+def confirm_long_run(
+    parent: QWidget | None,
+    name: str,
+    title: str,
+    text: str,
+    informative: str,
+    answered: Callable[[bool], None],
+) -> QMessageBox:
+    """Yes/No (No the default) before a long run; ``answered(True)`` runs it anyway."""
+    box = _message(parent, QMessageBox.Icon.Question, title, text, name, informative)
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    box.setDefaultButton(QMessageBox.StandardButton.No)
+    box.finished.connect(lambda result: answered(result == QMessageBox.StandardButton.Yes))
+    box.open()
+    return box
+
+
+def out_of_memory(parent: QWidget | None, what: str, details: str, budget: int) -> QMessageBox:
+    """The device has too little memory for the window's records: forcing cannot help."""
+    smaller = max(1, budget // 4)
+    box = _message(
+        parent,
+        QMessageBox.Icon.Warning,
+        "Not enough GPU memory",
+        what,
+        "outOfMemoryDialog",
+        f"The launch itself is valid. Its recording window ({budget:,} threads at most) needs more "
+        f"memory than the GPU has free. Record a smaller window: lower the recording budget "
+        f"(Recording window → Budget), e.g. to {smaller:,} threads, and press Run again.",
+        details,
+    )
+    box.open()
+    return box
+
+
+def run_failed(parent: QWidget | None, exc: BaseException, tb: str, map_shown: bool) -> QMessageBox:
+    box = _message(
+        parent,
+        QMessageBox.Icon.Warning,
+        "The run failed",
+        str(exc).split("\n")[0],
+        "runErrorDialog",
+        "The previous map is still shown; the app works on. Try the launch again or another one."
+        if map_shown
+        else "The app works on: try the launch again or another one.",
+        # A traceback only for what simtviz did not expect; its own errors are said in words.
+        str(exc) if isinstance(exc, SimtvizError) else f"{exc}\n\n{tb}",
+    )
+    box.open()
+    return box
+
+
+@dataclass(frozen=True)
+class RecordFailure:
+    """What the index map's run failure needs besides the error: to word it and to retry it."""
+
+    threads: int
+    where: str
+    budget: int
+    map_shown: bool
+    run_anyway: Callable[[], None]
+
+
+def report_record_error(parent: QWidget, exc: BaseException, tb: str, run: RecordFailure) -> str | None:
+    """Open the dialog for a failed index-map run; returns a status-bar line, if any.
+
+    A backend that is gone is reported by ``backend_unavailable`` (the session says so apart).
+    """
+    if isinstance(exc, LaunchRejected):
+        show_launch_error(parent, exc)
+        return f"Launch rejected: {exc.explanation}"
+    if isinstance(exc, Cancelled):
+        return "Run cancelled; the previous map is still shown."
+    if isinstance(exc, BackendUnavailable):
+        return None
+    facts = too_large(exc, run.threads, run.where)
+    if facts is not None and facts.out_of_memory:
+        out_of_memory(parent, facts.what, str(exc), run.budget)
+        return "Not enough GPU memory for the recording; the previous map stays."
+    if facts is not None:
+        eta = format_duration(facts.estimate_s) if facts.estimate_s is not None else "a long time"
+        confirm_long_run(
+            parent,
+            "launchTooLargeDialog",
+            "A long run",
+            facts.what,
+            f"Run it anyway? It should take about {eta}; Cancel (Esc) stops it at any time.",
+            lambda yes: run.run_anyway() if yes else None,
+        )
+        return None
+    run_failed(parent, exc, tb, run.map_shown)
+    return None
+
+
+def backend_unavailable(
+    parent: QWidget, exc: BaseException, tb: str, use_simulator: Callable[[], None]
+) -> QMessageBox | None:
+    """No backend (e.g. ``--backend gpu`` without a driver): say so and offer the simulator.
+    One such box at a time."""
+    if parent.findChild(QMessageBox, "backendErrorDialog") is not None:
+        return None
+    box = _message(
+        parent,
+        QMessageBox.Icon.Critical,
+        "Backend unavailable",
+        str(exc),
+        "backendErrorDialog",
+        "The CUDA simulator runs the same kernels on the CPU (slowly, without SM or clock readings).",
+        # An unexpected failure keeps its traceback for a report.
+        "" if isinstance(exc, SimtvizError) else tb,
+    )
+    button = box.addButton("Use the CPU simulator", QMessageBox.ButtonRole.AcceptRole)
+    button.setObjectName("useSimulatorButton")
+    box.addButton(QMessageBox.StandardButton.Close)
+    button.clicked.connect(use_simulator)
+    box.open()
+    return box
+
+
+# --- information and files --------------------------------------------------------------------------
+def information(parent: QWidget | None, title: str, text: str, name: str = "") -> QMessageBox:
+    box = _message(parent, QMessageBox.Icon.Information, title, text, name)
+    box.open()
+    return box
+
+
+def export_failed(parent: QWidget | None, exc: BaseException) -> QMessageBox:
+    box = _message(parent, QMessageBox.Icon.Warning, "Export failed", str(exc), "exportErrorDialog")
+    box.open()
+    return box
+
+
+def ask_save_path(parent: QWidget | None, title: str, start: Path, suffix: str, filters: str) -> Path | None:
+    """A save-file dialog; the suffix is added when the name has none. None when cancelled."""
+    name, _ = QFileDialog.getSaveFileName(parent, title, str(start), filters)
+    if not name:
+        return None
+    path = Path(name)
+    return path if path.suffix else path.with_suffix(f".{suffix}")

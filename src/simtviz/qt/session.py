@@ -1,0 +1,324 @@
+"""The run controller: one backend on one worker thread, the recording shown and what was fetched of it.
+
+``RunSession`` has no widgets. Panels call its methods and subscribe to its signals; every result
+arrives on the GUI thread. A request about the recording (its map images, one thread's record, an
+export) takes the same path wherever the records live: host records answer at once, device (GPU)
+records are read on the worker, and either way the answer comes through the same signal. Answers
+to stale requests (an older recording, a hover that moved on) are dropped.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from simtviz.backends.base import Backend, BackendInfo
+from simtviz.core.errors import BackendUnavailable
+from simtviz.core.files import ExportError
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.maps import MapImages, is_device, map_images
+from simtviz.core.recording import Recording
+from simtviz.core.window import choose_window
+from simtviz.qt.settings import APP_BUDGET_THREADS
+from simtviz.qt.worker_bridge import WorkerBridge
+
+RECORD = "record"
+VECADD = "vecadd"
+# Threads fetched from a device recording are kept (a few hundred bytes each) up to this many.
+MAX_CACHED_THREADS = 10_000
+
+
+@dataclass(frozen=True)
+class RecordRequest:
+    """One run of the instrumented kernel: the launch, and which part of it records."""
+
+    config: LaunchConfig
+    force: bool = False
+    budget: int = APP_BUDGET_THREADS
+    origin: tuple[int, int, int] = (0, 0, 0)
+
+
+# --- today's backend API ----------------------------------------------------------------------
+# TODO(merge): ``backend.run(experiment, request, progress)`` replaces this table, and the
+# declared ``warm_up`` / ``to_host`` capabilities replace the two getattr probes below.
+def _record(backend: Backend, request: RecordRequest, progress: Any) -> Recording:
+    window = choose_window(request.config, request.budget, request.origin)
+    return backend.record(request.config, window, force=request.force, progress=progress)
+
+
+def _vecadd(backend: Backend, request: Any, progress: Any) -> Any:
+    from simtviz.backends.vecadd import run_vecadd
+
+    return run_vecadd(backend, request, progress)
+
+
+EXPERIMENTS: dict[str, Callable[[Backend, Any, Any], Any]] = {RECORD: _record, VECADD: _vecadd}
+
+
+def _warm_up(backend: Backend) -> None:
+    warm_up = getattr(backend, "warm_up", None)
+    if warm_up is not None:
+        warm_up()
+
+
+def _to_host(backend: Backend, recording: Recording) -> Recording:
+    to_host = getattr(backend, "to_host", None)
+    return to_host(recording) if to_host is not None else recording
+
+
+def backend_factory(flag: str) -> Callable[[], Backend]:
+    """Creates the backend on the worker thread and starts it (the simulator's child process now,
+    not at the first Run)."""
+
+    def make() -> Backend:
+        from simtviz.backends import create_backend
+
+        backend = create_backend(flag, in_process=False)
+        _warm_up(backend)
+        return backend
+
+    return make
+
+
+def _write(recording: Recording, fmt: str, target: Path) -> Path:
+    return recording.save_csv(target) if fmt == "csv" else recording.save_npz(target)
+
+
+class RunSession(QObject):
+    """Owns the worker bridge, the current recording and the caches of what was read from it."""
+
+    backendReady = Signal(object)  # BackendInfo
+    backendFailed = Signal(object, str)  # exception, traceback ("" for simtviz's own errors)
+    busyChanged = Signal(bool)
+    runStarted = Signal(str, object)  # experiment, request
+    runProgress = Signal(str, float)  # experiment, 0..1
+    runFailed = Signal(str, object, object, str)  # experiment, request, exception, traceback
+    resultArrived = Signal(str, object)  # experiment, result (for "record": the Recording)
+    recordingChanged = Signal(object)  # Recording now current
+    imagesArrived = Signal(object)  # MapImages of the current recording
+    threadArrived = Signal(object, int, object)  # Recording, row, that thread's record
+    fetchFailed = Signal(object, str)  # exception, traceback
+    exportFinished = Signal(object)  # Path written
+    exportFailed = Signal(object)  # exception
+
+    def __init__(
+        self,
+        factory: Callable[[], Backend] | None = None,
+        parent: QObject | None = None,
+        backend: str = "sim",
+    ) -> None:
+        super().__init__(parent)
+        self._recording: Recording | None = None
+        self._info: BackendInfo | None = None
+        self._no_backend = False
+        self._closing = False
+        self._started = 0.0
+        self._images: MapImages | None = None  # of one field: a new field replaces it
+        self._threads: dict[int, dict[str, Any]] = {}
+        # The row each kind of thread fetch ("thread" for hover, "pin") waits for; the bridge drops
+        # all but the latest of a kind, so a newer hover drops an older one, never a pin.
+        self._fetching: dict[str, int] = {}
+        self.bridge = WorkerBridge(factory or backend_factory(backend), self)
+        self.bridge.ready.connect(self._on_ready)
+        self.bridge.backendFailed.connect(self._on_backend_failed)
+        self.bridge.busyChanged.connect(self.busyChanged)
+
+    # --- backend ------------------------------------------------------------------------------
+    @property
+    def backend(self) -> Backend | None:
+        return self.bridge.backend
+
+    @property
+    def info(self) -> BackendInfo | None:
+        return self._info
+
+    @property
+    def kind(self) -> str:
+        """``gpu`` or ``sim``; until the backend is ready, assume the slow one."""
+        return self._info.kind if self._info is not None else "sim"
+
+    @property
+    def busy(self) -> bool:
+        return self.bridge.busy
+
+    @property
+    def can_run(self) -> bool:
+        return not self.bridge.busy and not self._no_backend and not self._closing
+
+    def _on_ready(self, backend: Backend) -> None:
+        self._no_backend = False
+        self._info = backend.info()
+        self.backendReady.emit(self._info)
+
+    def _on_backend_failed(self, exc: BaseException, tb: str) -> None:
+        self._no_backend = True
+        self._info = None
+        self.backendFailed.emit(exc, tb)
+
+    def use_simulator(self) -> None:
+        """Start the CUDA simulator in place of a backend that failed."""
+        self._no_backend = False
+        self.bridge.restart(backend_factory("sim"))
+
+    # --- runs ---------------------------------------------------------------------------------
+    def run(self, experiment: str, request: Any) -> bool:
+        """Start ``experiment`` on the worker; False (and nothing happens) while busy or closing."""
+        if not self.can_run:
+            return False
+        self._started = time.perf_counter()
+        self.runStarted.emit(experiment, request)
+        work = EXPERIMENTS[experiment]
+        self.bridge.submit(
+            experiment,
+            lambda backend, progress: work(backend, request, progress),
+            on_result=lambda result: self._on_result(experiment, result),
+            on_error=lambda exc, tb: self._on_error(experiment, request, exc, tb),
+            on_progress=lambda fraction: self.runProgress.emit(experiment, fraction),
+        )
+        return True
+
+    def record(self, request: RecordRequest) -> bool:
+        return self.run(RECORD, request)
+
+    def seconds_since_run(self) -> float:
+        """Since the last run was started: read when its result is shown ("Run → map")."""
+        return time.perf_counter() - self._started
+
+    def cancel(self) -> bool:
+        """Stop the running job; it fails with ``Cancelled``. False when nothing runs."""
+        if not self.bridge.busy:
+            return False
+        self.bridge.cancel()
+        return True
+
+    def _on_result(self, experiment: str, result: Any) -> None:
+        if self._closing:
+            return
+        if experiment == RECORD:
+            self._recording = result
+            self._images, self._threads, self._fetching = None, {}, {}
+            self.recordingChanged.emit(result)
+        self.resultArrived.emit(experiment, result)
+
+    def _on_error(self, experiment: str, request: Any, exc: BaseException, tb: str) -> None:
+        if self._closing:
+            return
+        if isinstance(exc, BackendUnavailable):
+            self._on_backend_failed(exc, "")
+        self.runFailed.emit(experiment, request, exc, tb)
+
+    # --- the current recording ------------------------------------------------------------------
+    @property
+    def recording(self) -> Recording | None:
+        return self._recording
+
+    def request_images(self, recording: Recording, field: str, planes: tuple[int, ...]) -> None:
+        """Images of ``field`` for ``planes``, delivered by ``imagesArrived`` (at once when cached
+        or on the host)."""
+        if recording is not self._recording:
+            return
+        cached = self._images
+        if cached is not None and cached.field == field and all(z in cached.planes for z in planes):
+            self.imagesArrived.emit(cached)
+        elif not is_device(recording):
+            self._on_images(map_images(recording, field, planes))
+        else:
+            self.bridge.submit(
+                "image",
+                lambda _backend, _progress: map_images(recording, field, planes),
+                on_result=self._on_images,
+                on_error=self._on_fetch_error,
+                quiet=True,
+            )
+
+    def _on_images(self, images: MapImages) -> None:
+        if images.recording is not self._recording:
+            return  # for a map no longer shown
+        cached = self._images
+        if cached is not None and cached.field == images.field:
+            images = MapImages(
+                images.recording,
+                images.field,
+                {**cached.planes, **images.planes},
+                images.levels,
+                images.any_known,
+            )
+        self._images = images
+        self.imagesArrived.emit(images)
+
+    def thread_record(self, row: int, kind: str = "thread") -> dict[str, Any] | None:
+        """Row ``row`` of the current recording if known now; else it is asked for and comes with
+        ``threadArrived`` (None for now)."""
+        if self._recording is None:
+            return None
+        if row not in self._threads:
+            self.request_thread(row, kind)
+        return self._threads.get(row)
+
+    def request_thread(self, row: int, kind: str = "thread") -> None:
+        rec = self._recording
+        if rec is None:
+            return
+        if row in self._threads:
+            self.threadArrived.emit(rec, row, self._threads[row])
+        elif not is_device(rec):
+            self._on_thread(kind, (rec, row, rec.thread_at(row)))
+        elif self._fetching.get(kind) != row:
+            self._fetching[kind] = row
+            self.bridge.submit(
+                kind,
+                lambda _backend, _progress: (rec, row, rec.thread_at(row)),  # a few bytes cross
+                on_result=lambda result: self._on_thread(kind, result),
+                on_error=self._on_fetch_error,
+                quiet=True,
+            )
+
+    def _on_thread(self, kind: str, result: tuple[Recording, int, dict[str, Any]]) -> None:
+        recording, row, t = result
+        if self._fetching.get(kind) == row:
+            del self._fetching[kind]
+        if recording is not self._recording:
+            return
+        if len(self._threads) >= MAX_CACHED_THREADS:
+            self._threads.clear()
+        self._threads[row] = t
+        self.threadArrived.emit(recording, row, t)
+
+    def _on_fetch_error(self, exc: BaseException, tb: str) -> None:
+        self._fetching.clear()
+        self.fetchFailed.emit(exc, tb)
+
+    def export_records(self, target: Path, fmt: str = "npz") -> Path | None:
+        """Write the current recording's records (``fmt`` npz or csv); ``exportFinished`` or
+        ``exportFailed`` follows. Returns the path when written at once (host records), the
+        target while a device recording is copied on the worker, None when it failed at once."""
+        rec = self._recording
+        if rec is None:
+            return None
+        if is_device(rec):
+            # Copied to the host (pinned, when the backend can) on the worker.
+            self.bridge.submit(
+                "export",
+                lambda backend, _progress: _write(_to_host(backend, rec), fmt, target),
+                on_result=self.exportFinished.emit,
+                on_error=lambda exc, _tb: self.exportFailed.emit(exc),
+            )
+            return target
+        try:
+            written = _write(rec, fmt, target)
+        except (ExportError, OSError) as exc:
+            self.exportFailed.emit(exc)
+            return None
+        self.exportFinished.emit(written)
+        return written
+
+    # --- closing ----------------------------------------------------------------------------
+    def close(self, timeout: float = 1.5) -> bool:
+        """Stop the worker (cancelling what runs); later results are dropped."""
+        self._closing = True
+        return self.bridge.shutdown(timeout)

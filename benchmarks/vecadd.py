@@ -26,7 +26,7 @@ def events_around_single_launches(guarded: bool, n: int, block: int, count: int 
     CuPy args, to show whether numba's CUDA-Array-Interface stream sync drains the queue."""
     import cupy as cp
 
-    from simtviz.backends.vecadd.gpu import GpuTimer
+    from simtviz.backends.gpu_timing import GpuTimer
     from simtviz.kernels.vecadd import kernel_for
 
     kernel = kernel_for(guarded)

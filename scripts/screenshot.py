@@ -35,8 +35,8 @@ def main(out: Path = DEFAULT_OUT) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from simtviz.qt.map import Cell
     from simtviz.qt.main_window import create_main_window
+    from simtviz.qt.map import Cell
 
     app = QApplication.instance() or QApplication(["simtviz-screenshot"])
     with tempfile.TemporaryDirectory() as tmp:

@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 
 from simtviz.backends.base import Backend, BackendInfo, Progress
+from simtviz.backends.experiment import Experiment
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DeviceLimits
 from simtviz.core.oracle import RECORD_FIELDS, expected_field, verify
 from simtviz.core.recording import Recording
-from simtviz.core.window import Window, choose_window
+from simtviz.core.window import Window
 
 
 class DeviceLog:
@@ -73,7 +74,7 @@ FAKE_XP = _make_xp()
 
 
 class FakeGpuBackend(Backend):
-    """Records what the oracle says into device arrays; ``fail`` (an exception) is raised by record."""
+    """Records what the oracle says into device arrays; ``fail`` (an exception) is raised by a run."""
 
     kind = "gpu"
 
@@ -86,17 +87,14 @@ class FakeGpuBackend(Backend):
     def info(self) -> BackendInfo:
         return self._info
 
-    def record(
-        self,
-        config: LaunchConfig,
-        window: Window | None = None,
-        *,
-        force: bool = False,
-        progress: Progress | None = None,
-    ) -> Recording:
+    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+        if experiment.name != "record":
+            raise NotImplementedError(f"the fake backends run only 'record', not {experiment.name!r}")
         if self.fail is not None:
             raise self.fail
-        window = window or choose_window(config)
+        return self._record(request.config, request.chosen_window, progress)
+
+    def _record(self, config: LaunchConfig, window: Window, progress: Progress | None) -> Recording:
         host: dict[str, np.ndarray] = {}
         for name, (_shape, dtype) in RECORD_FIELDS.items():
             if name == "smid":
@@ -137,12 +135,5 @@ class FakeHostBackend(FakeGpuBackend):
             "sim", "sim", "Fake simulator — for tests", DeviceLimits(name="Fake simulator")
         )
 
-    def record(
-        self,
-        config: LaunchConfig,
-        window: Window | None = None,
-        *,
-        force: bool = False,
-        progress: Progress | None = None,
-    ) -> Recording:
-        return self.to_host(super().record(config, window, force=force, progress=progress))
+    def _record(self, config: LaunchConfig, window: Window, progress: Progress | None) -> Recording:
+        return self.to_host(super()._record(config, window, progress))

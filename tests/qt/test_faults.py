@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QPushButton
 from qt_helpers import RUN_TIMEOUT_MS, press_run, set_launch
 
-from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchTooLarge
+from simtviz.core.errors import BackendUnavailable, KernelFailed, OutOfDeviceMemory
 from simtviz.qt.main_window import MainWindow
 
 
@@ -48,9 +48,8 @@ def test_gpu_out_of_memory_explains_and_the_app_works_on(qtbot, gpu) -> None:
     run(qtbot, w)
     qtbot.waitUntil(lambda: w.indexMap.current_image() is not None)
     before = w.indexMap.current_image().copy()
-    backend.fail = LaunchTooLarge(
-        "the GPU has too little free memory to record 4,194,304 threads (0.4 GiB); record a smaller "
-        "window (--budget) — CuPy said: Out of memory allocating 16,777,216 bytes"
+    backend.fail = OutOfDeviceMemory(
+        400 * 2**20, None, "record 4,194,304 threads", detail="Out of memory allocating 16,777,216 bytes"
     )
     with qtbot.waitSignal(w.session.runFailed, timeout=RUN_TIMEOUT_MS) as failed:
         run(qtbot, w, (8, 3, 1))
@@ -59,7 +58,7 @@ def test_gpu_out_of_memory_explains_and_the_app_works_on(qtbot, gpu) -> None:
     assert "too little free memory to record 4,194,304 threads" in box.text()
     assert "lower the recording budget" in box.informativeText()
     assert w.findChild(QMessageBox, "launchTooLargeDialog") is None  # forcing would not help
-    assert isinstance(failed.args[2], LaunchTooLarge)
+    assert isinstance(failed.args[2], OutOfDeviceMemory)
     np.testing.assert_array_equal(w.indexMap.current_image(), before)
     box.done(QMessageBox.StandardButton.Ok)
     qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None)

@@ -11,7 +11,7 @@ import pytest
 from fake_backends import FakeGpuBackend, FakeHostBackend
 from qt_helpers import RUN_TIMEOUT_MS
 
-from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchTooLarge
+from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchTooLarge, OutOfDeviceMemory
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.recording import load_npz
 from simtviz.qt.dialogs import too_large
@@ -155,10 +155,14 @@ def test_no_backend_is_a_signal_and_no_run_starts(qtbot) -> None:
 
 
 def test_a_slow_launch_is_worded_from_its_numbers_not_the_cli_text() -> None:
-    exc = LaunchTooLarge("153,600 threads … ; use --force to run it anyway", 38.4)
-    facts = too_large(exc, 153_600, "the CUDA simulator")
+    exc = LaunchTooLarge(153_600, 38.4, 131_072, "the CUDA simulator")
+    facts = too_large(exc)
     assert facts is not None and not facts.out_of_memory
-    assert facts.what == "153,600 threads would take about 38 s on the CUDA simulator"
+    assert facts.what == (
+        "153,600 threads would take about 38 s on the CUDA simulator (it runs up to 131,072 without asking)"
+    )
     assert "--force" not in facts.what
     assert facts.estimate_s == 38.4
-    assert too_large(KernelFailed("x"), 1, "the GPU") is None
+    oom = too_large(OutOfDeviceMemory(2**30, 2**29, "record 4,194,304 threads"))
+    assert oom is not None and oom.out_of_memory and "GPU memory" in oom.what
+    assert too_large(KernelFailed("x")) is None

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from simtviz.core import estimates
 from simtviz.core.errors import LaunchRejected, LaunchTooLarge
-from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, format_duration
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DRIVER_INVALID_VALUE, DeviceLimits, validate
 from simtviz.core.recording import Recording
@@ -27,16 +26,12 @@ if TYPE_CHECKING:
 
 Progress = Callable[[float], None]
 
-# Kept importable from here for existing callers; they live in core.estimates.
 __all__ = [
-    "SIM_MAX_THREADS_UNASKED",
     "Backend",
     "BackendInfo",
     "BackendKind",
     "Progress",
     "check_size",
-    "estimate_seconds",
-    "format_duration",
     "simulated_rejection",
 ]
 
@@ -75,11 +70,6 @@ class BackendInfo:
     def needs_confirmation(self, threads: int) -> bool:
         """True when ``threads`` threads would run too long here to start without asking."""
         return threads > self.max_threads_unasked
-
-
-def estimate_seconds(kind: str, threads: int) -> float:
-    """Seconds a record launch of ``threads`` threads takes on backend ``kind``."""
-    return estimates.estimate_seconds(kind, threads)
 
 
 def zero_dimension_text(config: LaunchConfig) -> str | None:

@@ -70,7 +70,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     except BackendChoiceError as exc:
         return report_usage(f"simtviz: {exc}")
     if args.command is None:
-        from simtviz.app import run_app
+        from simtviz.qt.app import run_app
 
         return run_app(args.backend)
     try:

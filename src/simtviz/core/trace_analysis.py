@@ -224,8 +224,8 @@ def analyse(
     oob_rows: dict[tuple[str, int, str], int] = {}
     for s in sites:
         if oob_site[s.id]:
-            key = (s.array, s.line, s.kind)
-            oob_rows[key] = oob_rows.get(key, 0) + oob_site[s.id]
+            oob_key = (s.array, s.line, s.kind)
+            oob_rows[oob_key] = oob_rows.get(oob_key, 0) + oob_site[s.id]
     oob_list = [
         {"array": a, "line": ln, "kind": k, "count": c}
         for (a, ln, k), c in sorted(oob_rows.items(), key=lambda kv: (kv[0][1], kv[0][0]))

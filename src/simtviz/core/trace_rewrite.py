@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import ast
 import re
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 KINDS = ("load", "store", "atomic")
 PREFIX = "_tv_"
@@ -96,7 +98,7 @@ class Rewrite:
         """The traced module as text, for reading (its line numbers are not the student's)."""
         return ast.unparse(self.tree)
 
-    def compile(self, filename: str, traced: bool = True):  # -> types.CodeType
+    def compile(self, filename: str, traced: bool = True) -> types.CodeType:
         return compile(self.tree if traced else self.plain_tree, filename, "exec")
 
     def array_id(self, name: str) -> int:
@@ -187,7 +189,16 @@ def _kept(node: ast.stmt) -> bool:
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
 
 
-def _at(node: ast.AST, like: ast.AST) -> ast.AST:
+_Node = TypeVar("_Node", bound=ast.AST)
+
+
+def _array_name(node: ast.expr) -> str:
+    """The parameter name of an expression ``_is_array`` accepted."""
+    assert isinstance(node, ast.Name)
+    return node.id
+
+
+def _at(node: _Node, like: ast.AST) -> _Node:
     """``node`` and everything under it placed at ``like``'s location (the student's line)."""
     for sub in ast.walk(node):
         for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
@@ -197,15 +208,15 @@ def _at(node: ast.AST, like: ast.AST) -> ast.AST:
 
 
 def _name(id_: str, like: ast.AST, ctx: ast.expr_context | None = None) -> ast.Name:
-    return _at(ast.Name(id=id_, ctx=ctx or ast.Load()), like)  # type: ignore[return-value]
+    return _at(ast.Name(id=id_, ctx=ctx or ast.Load()), like)
 
 
 def _call(func: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
-    return _at(ast.Call(func=ast.Name(id=func, ctx=ast.Load()), args=args, keywords=[]), like)  # type: ignore[return-value]
+    return _at(ast.Call(func=ast.Name(id=func, ctx=ast.Load()), args=args, keywords=[]), like)
 
 
 def _const(value: int, like: ast.AST) -> ast.Constant:
-    return _at(ast.Constant(value=value), like)  # type: ignore[return-value]
+    return _at(ast.Constant(value=value), like)
 
 
 def _module(tree: ast.Module, kernel: ast.FunctionDef, extra_imports: list[ast.stmt]) -> ast.Module:
@@ -217,7 +228,7 @@ def _module(tree: ast.Module, kernel: ast.FunctionDef, extra_imports: list[ast.s
         if node is kernel:
             node.decorator_list = [
                 _at(ast.Attribute(value=ast.Name(id=CUDA, ctx=ast.Load()), attr="jit", ctx=ast.Load()), node)
-            ]  # type: ignore[list-item]
+            ]
         if _kept(node):
             body.append(node)
     # after the docstring and any `from __future__` import, which must come first
@@ -235,11 +246,11 @@ def _module(tree: ast.Module, kernel: ast.FunctionDef, extra_imports: list[ast.s
 def _imports(names: list[str], line: int) -> list[ast.stmt]:
     like = ast.Pass(lineno=line, col_offset=0, end_lineno=line, end_col_offset=0)
     stmts: list[ast.stmt] = [
-        _at(ast.ImportFrom(module="numba", names=[ast.alias(name="cuda", asname=CUDA)], level=0), like)  # type: ignore[list-item]
+        _at(ast.ImportFrom(module="numba", names=[ast.alias(name="cuda", asname=CUDA)], level=0), like)
     ]
     if names:
         aliases = [ast.alias(name=n, asname=PREFIX + n.removeprefix("tv_")) for n in names]
-        stmts.append(_at(ast.ImportFrom(module=HELPER_MODULE, names=aliases, level=0), like))  # type: ignore[arg-type]
+        stmts.append(_at(ast.ImportFrom(module=HELPER_MODULE, names=aliases, level=0), like))
     return stmts
 
 
@@ -287,7 +298,7 @@ class _KernelRewriter(ast.NodeTransformer):
         return isinstance(node, ast.Name) and node.id in self.arrays
 
     def _check_indices(self, sub: ast.Subscript) -> list[ast.expr]:
-        name = sub.value.id  # type: ignore[attr-defined]
+        name = _array_name(sub.value)
         line = sub.lineno
         idx = _indices(sub.slice)
         for i in idx:
@@ -397,7 +408,7 @@ class _KernelRewriter(ast.NodeTransformer):
         if self._is_array(node.value):
             if node.attr in ARRAY_ATTRIBUTES:
                 return node
-            array = node.value.id  # type: ignore[attr-defined]
+            array = _array_name(node.value)
             raise TraceUnsupported(
                 node.lineno,
                 f"{array}.{node.attr}: only .shape, .size, .ndim, .strides, .itemsize and .dtype "
@@ -414,7 +425,7 @@ class _KernelRewriter(ast.NodeTransformer):
             raise TraceUnsupported(
                 node.lineno, f"{ast.unparse(node)} as a target: write one plain store per line"
             )
-        name = node.value.id  # type: ignore[attr-defined]
+        name = _array_name(node.value)
         idx = [self.visit(i) for i in self._check_indices(node)]
         site = self._site(node, name, "load", len(idx))
         return _call(
@@ -426,7 +437,7 @@ class _KernelRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         op = _atomic_op(node)
         if op is not None and node.args and self._is_array(node.args[0]):
-            name = node.args[0].id  # type: ignore[attr-defined]
+            name = _array_name(node.args[0])
             if op != "add":
                 raise TraceUnsupported(
                     node.lineno, f"cuda.atomic.{op} on {name}: only cuda.atomic.add is traced"
@@ -445,7 +456,7 @@ class _KernelRewriter(ast.NodeTransformer):
             return node
         for arg in [*node.args, *(kw.value for kw in node.keywords)]:
             if self._is_array(arg) or (isinstance(arg, ast.Starred) and self._is_array(arg.value)):
-                name = arg.value.id if isinstance(arg, ast.Starred) else arg.id  # type: ignore[union-attr]
+                name = _array_name(arg.value if isinstance(arg, ast.Starred) else arg)
                 raise TraceUnsupported(
                     node.lineno,
                     f"passes the array {name} to {ast.unparse(node.func)}(): the tracer cannot follow "
@@ -454,7 +465,7 @@ class _KernelRewriter(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def _store(self, target: ast.Subscript, value: ast.expr, like: ast.stmt) -> ast.stmt:
-        name = target.value.id  # type: ignore[attr-defined]
+        name = _array_name(target.value)
         idx = [self.visit(i) for i in self._check_indices(target)]
         site = self._site(target, name, "store", len(idx))
         call = _call(
@@ -462,7 +473,7 @@ class _KernelRewriter(ast.NodeTransformer):
             [_name(name, like), *idx, value, *self._trace_args(like, site, name)],
             like,
         )
-        return _at(ast.Expr(value=call), like)  # type: ignore[return-value]
+        return _at(ast.Expr(value=call), like)
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
         element = [t for t in node.targets if isinstance(t, ast.Subscript) and self._is_array(t.value)]
@@ -485,14 +496,14 @@ class _KernelRewriter(ast.NodeTransformer):
         target = node.target
         if not (isinstance(target, ast.Subscript) and self._is_array(target.value)):
             return self.generic_visit(node)
-        name = target.value.id  # type: ignore[attr-defined]
+        name = _array_name(target.value)
         idx = [self.visit(i) for i in self._check_indices(target)]
         # Indices are computed once, as Python does for C[i] += v: load, then store, same element.
         stmts: list[ast.stmt] = []
         temps = []
         for k, index in enumerate(idx):
             temp = f"{PREFIX}i{len(self.sites)}_{k}"
-            stmts.append(_at(ast.Assign(targets=[ast.Name(id=temp, ctx=ast.Store())], value=index), node))  # type: ignore[arg-type]
+            stmts.append(_at(ast.Assign(targets=[ast.Name(id=temp, ctx=ast.Store())], value=index), node))
             temps.append(temp)
         load_site = self._site(target, name, "load", len(idx))
         load = _call(
@@ -512,7 +523,7 @@ class _KernelRewriter(ast.NodeTransformer):
             ],
             node,
         )
-        stmts.append(_at(ast.Expr(value=call), node))  # type: ignore[arg-type]
+        stmts.append(_at(ast.Expr(value=call), node))
         return stmts
 
 
@@ -585,7 +596,7 @@ def rewrite_kernel(
     )
     rewriter.helpers.add("tv_thread_id")
     traced_fn = copy.copy(fn)
-    traced_fn.body = [tid, *body]  # type: ignore[list-item]
+    traced_fn.body = [tid, *body]
     traced_fn.args = copy.deepcopy(fn.args)
     traced_fn.args.args = [*traced_fn.args.args, ast.arg(arg=LOG), ast.arg(arg=COUNT)]
     for a in traced_fn.args.args[-2:]:

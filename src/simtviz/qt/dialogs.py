@@ -14,9 +14,16 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from simtviz.backends.base import format_duration
-from simtviz.core import errors
-from simtviz.core.errors import BackendUnavailable, Cancelled, LaunchRejected, LaunchTooLarge, SimtvizError
+from simtviz.core.errors import (
+    BackendUnavailable,
+    Cancelled,
+    LaunchRejected,
+    LaunchTooLarge,
+    OutOfDeviceMemory,
+    SimtvizError,
+    describe,
+)
+from simtviz.core.estimates import format_duration
 
 TITLE = "Kernel launch failed"
 
@@ -80,26 +87,13 @@ class TooLarge:
     estimate_s: float | None
 
 
-def too_large(exc: BaseException, threads: int, where: str) -> TooLarge | None:
-    """The facts of a size refusal, or None for any other error. ``threads`` and ``where`` (the
-    request's thread count, "the GPU" / "the CUDA simulator") word it when the error cannot."""
-    # TODO(merge): with arch-core's errors, read OutOfDeviceMemory / LaunchTooLarge(threads,
-    # estimate_s, limit, where) directly and drop the getattr fallbacks.
-    out_of_memory = getattr(errors, "OutOfDeviceMemory", None)
-    if out_of_memory is not None and isinstance(exc, out_of_memory):
-        describe = getattr(errors, "describe", None)
-        return TooLarge(True, describe(exc).what if describe is not None else str(exc), None)
-    if not isinstance(exc, LaunchTooLarge):
-        return None
-    if getattr(exc, "threads", None) is not None:
-        return TooLarge(False, str(exc), exc.estimate_s)  # its text has no verb
-    if exc.estimate_s is None:  # before the split, a memory refusal was a LaunchTooLarge without estimate
-        return TooLarge(True, str(exc), None)
-    return TooLarge(
-        False,
-        f"{threads:,} threads would take about {format_duration(exc.estimate_s)} on {where}",
-        exc.estimate_s,
-    )
+def too_large(exc: BaseException) -> TooLarge | None:
+    """The facts of a size refusal, worded from the error's data (never from its text), or None."""
+    if isinstance(exc, OutOfDeviceMemory):
+        return TooLarge(True, describe(exc).what, None)
+    if isinstance(exc, LaunchTooLarge):
+        return TooLarge(False, str(exc), exc.estimate_s)  # its text states facts, with no verb
+    return None
 
 
 def confirm_long_run(
@@ -158,8 +152,6 @@ def run_failed(parent: QWidget | None, exc: BaseException, tb: str, map_shown: b
 class RecordFailure:
     """What the index map's run failure needs besides the error: to word it and to retry it."""
 
-    threads: int
-    where: str
     budget: int
     map_shown: bool
     run_anyway: Callable[[], None]
@@ -177,7 +169,7 @@ def report_record_error(parent: QWidget, exc: BaseException, tb: str, run: Recor
         return "Run cancelled; the previous map is still shown."
     if isinstance(exc, BackendUnavailable):
         return None
-    facts = too_large(exc, run.threads, run.where)
+    facts = too_large(exc)
     if facts is not None and facts.out_of_memory:
         out_of_memory(parent, facts.what, str(exc), run.budget)
         return "Not enough GPU memory for the recording; the previous map stays."

@@ -17,7 +17,8 @@ from PySide6.QtGui import QCloseEvent, QIcon
 from PySide6.QtWidgets import QLabel, QMainWindow, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from simtviz import __version__
-from simtviz.backends.base import Backend, estimate_seconds, format_duration
+from simtviz.backends.base import Backend
+from simtviz.core.estimates import format_duration
 from simtviz.core.files import ExportError
 from simtviz.core.recording import Recording
 from simtviz.qt import dialogs
@@ -38,10 +39,6 @@ try:  # written by another part of the project; the window works without it
     from simtviz.qt.panels.vecadd import VecaddPanel
 except ImportError:  # pragma: no cover - depends on what is installed
     VecaddPanel = None  # type: ignore[assignment,misc]
-
-
-def _where(kind: str) -> str:
-    return "the CPU simulator" if kind == "sim" else "the GPU"
 
 
 class MainWindow(QMainWindow):
@@ -214,8 +211,10 @@ class MainWindow(QMainWindow):
 
     def _describe_run(self, request: RecordRequest) -> tuple[str, float | None]:
         # Every thread runs, recorded or not: the estimate is for the whole launch.
-        threads, kind = request.config.total_threads, self.session.kind
-        return f"Running {threads:,} threads on {_where(kind)}", estimate_seconds(kind, threads)
+        threads, info = request.config.total_threads, self.session.info
+        if info is None:
+            return f"Running {threads:,} threads", None
+        return f"Running {threads:,} threads on {info.device_words}", info.estimate_seconds(threads)
 
     def cancel(self) -> None:
         if self.session.cancel():
@@ -251,8 +250,6 @@ class MainWindow(QMainWindow):
         if experiment != RECORD:
             return
         failure = dialogs.RecordFailure(
-            request.config.total_threads,
-            _where(self.session.kind),
             self.windowPanel.budget(),
             self.recording is not None,
             lambda: self.run(force=True),

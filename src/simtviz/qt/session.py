@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from simtviz.backends.base import Backend, BackendInfo
+from simtviz.backends.record import RecordRequest as BackendRecordRequest
 from simtviz.core.errors import BackendUnavailable
 from simtviz.core.files import ExportError
 from simtviz.core.launch import LaunchConfig
@@ -43,32 +44,13 @@ class RecordRequest:
     origin: tuple[int, int, int] = (0, 0, 0)
 
 
-# --- today's backend API ----------------------------------------------------------------------
-# TODO(merge): ``backend.run(experiment, request, progress)`` replaces this table, and the
-# declared ``warm_up`` / ``to_host`` capabilities replace the two getattr probes below.
-def _record(backend: Backend, request: RecordRequest, progress: Any) -> Recording:
-    window = choose_window(request.config, request.budget, request.origin)
-    return backend.record(request.config, window, force=request.force, progress=progress)
-
-
-def _vecadd(backend: Backend, request: Any, progress: Any) -> Any:
-    from simtviz.backends.vecadd import run_vecadd
-
-    return run_vecadd(backend, request, progress)
-
-
-EXPERIMENTS: dict[str, Callable[[Backend, Any, Any], Any]] = {RECORD: _record, VECADD: _vecadd}
-
-
-def _warm_up(backend: Backend) -> None:
-    warm_up = getattr(backend, "warm_up", None)
-    if warm_up is not None:
-        warm_up()
-
-
-def _to_host(backend: Backend, recording: Recording) -> Recording:
-    to_host = getattr(backend, "to_host", None)
-    return to_host(recording) if to_host is not None else recording
+def _backend_request(experiment: str, request: Any) -> Any:
+    """The experiment's own request: the app asks for a record by budget and window origin, the
+    backend takes the chosen window; every other experiment's request passes through."""
+    if isinstance(request, RecordRequest):
+        window = choose_window(request.config, request.budget, request.origin)
+        return BackendRecordRequest(request.config, window, force=request.force)
+    return request
 
 
 def backend_factory(flag: str) -> Callable[[], Backend]:
@@ -79,7 +61,7 @@ def backend_factory(flag: str) -> Callable[[], Backend]:
         from simtviz.backends import create_backend
 
         backend = create_backend(flag, in_process=False)
-        _warm_up(backend)
+        backend.warm_up()
         return backend
 
     return make
@@ -172,10 +154,10 @@ class RunSession(QObject):
             return False
         self._started = time.perf_counter()
         self.runStarted.emit(experiment, request)
-        work = EXPERIMENTS[experiment]
+        backend_request = _backend_request(experiment, request)
         self.bridge.submit(
             experiment,
-            lambda backend, progress: work(backend, request, progress),
+            lambda backend, progress: backend.run(experiment, backend_request, progress),
             on_result=lambda result: self._on_result(experiment, result),
             on_error=lambda exc, tb: self._on_error(experiment, request, exc, tb),
             on_progress=lambda fraction: self.runProgress.emit(experiment, fraction),
@@ -304,7 +286,7 @@ class RunSession(QObject):
             # Copied to the host (pinned, when the backend can) on the worker.
             self.bridge.submit(
                 "export",
-                lambda backend, _progress: _write(_to_host(backend, rec), fmt, target),
+                lambda backend, _progress: _write(backend.to_host(rec), fmt, target),
                 on_result=self.exportFinished.emit,
                 on_error=lambda exc, _tb: self.exportFailed.emit(exc),
             )

@@ -199,7 +199,7 @@ def async_timeline(hold_ms: float = 50.0) -> Result:
         result["cp_synchronize_error"] = None
     else:
         try:
-            cp.synchronize()  # type: ignore[attr-defined]
+            cp.synchronize()
             result["cp_synchronize_error"] = None
         except AttributeError as exc:
             result["cp_synchronize_error"] = exception_text(exc)

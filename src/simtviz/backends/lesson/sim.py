@@ -154,7 +154,7 @@ def async_timeline(hold_ms: float = 50.0) -> Result:
         result["cp_synchronize_error"] = None
         if not result["cupy_has_synchronize"]:
             try:
-                cp.synchronize()  # type: ignore[attr-defined]
+                cp.synchronize()
             except AttributeError as exc:
                 result["cp_synchronize_error"] = exception_text(exc)
     # The hold kernel spins on %globaltimer, which the simulator lacks (-1 forever): a small

@@ -2,7 +2,7 @@
 
 Order: the first launch of the traced kernel on fresh arrays is the run whose log and results
 are reported (its wall time, compile included, is ``compile_s``). Then, when asked, both
-kernels are timed like the vecadd panel does (simtviz.backends.vecadd_gpu.GpuTimer: a hold
+kernels are timed like the vecadd panel does (simtviz.backends.gpu_timing.GpuTimer: a hold
 kernel keeps the GPU busy while the launches are queued, so events measure GPU time, not the
 host's launch cost) on scratch copies of the inputs, so the reported results are untouched. Each
 timed traced launch gets its own zeroed counter, so every launch logs as the reported one did.
@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from simtviz.backends.base import Progress
-from simtviz.backends.trace.prepare import LOG_FIELDS, prepare
+from simtviz.backends.trace.prepare import prepare
 from simtviz.core.errors import KernelFailed, LaunchRejected
-from simtviz.core.trace_analysis import analyse
+from simtviz.core.trace_analysis import LOG_FIELDS, analyse
 from simtviz.core.trace_args import ArraySpec
 from simtviz.core.trace_model import TraceRequest, TraceResult, evaluate_check
 
@@ -145,7 +145,7 @@ def _time_kernels(
     import cupy as cp
     from numba import cuda
 
-    from simtviz.backends.vecadd_gpu import HOLD_ATTEMPTS, GpuTimer
+    from simtviz.backends.gpu_timing import HOLD_ATTEMPTS, GpuTimer
 
     timer = GpuTimer(cp)
     scratch = fresh()

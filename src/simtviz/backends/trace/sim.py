@@ -12,7 +12,8 @@ import numpy as np
 
 from simtviz.backends.base import Progress
 from simtviz.backends.trace.prepare import new_log, prepare
-from simtviz.core.errors import BackendUnavailable, KernelFailed
+from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchTooLarge
+from simtviz.core.estimates import estimate_seconds
 from simtviz.core.trace_analysis import analyse
 from simtviz.core.trace_args import ArraySpec
 from simtviz.core.trace_model import SIM_BUDGET, TraceRequest, TraceResult, evaluate_check
@@ -23,17 +24,8 @@ SIM_MAX_TRACE_THREADS = 131_072
 SIM_ROWS_PER_THREAD = 64
 
 
-def _too_large(threads: int, limit: int) -> Exception:
-    from simtviz.core import errors
-
-    message = (
-        f"{threads:,} threads would take a long time on the CUDA simulator "
-        f"(it traces up to {limit:,} without asking)"
-    )
-    try:  # the structured form (threads, estimate_s, limit, where), where it exists
-        return errors.LaunchTooLarge(threads, None, limit, "the CUDA simulator")  # type: ignore[call-arg,arg-type]
-    except TypeError:
-        return errors.LaunchTooLarge(message)
+def _too_large(threads: int, limit: int) -> LaunchTooLarge:
+    return LaunchTooLarge(threads, estimate_seconds("sim", threads, "trace"), limit, "the CUDA simulator")
 
 
 def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> TraceResult:

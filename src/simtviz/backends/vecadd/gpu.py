@@ -6,23 +6,20 @@ C lives at the start of a larger buffer whose tail (the canary) holds a NaN patt
 sum of the inputs can produce, so writes past the end of C are counted, not guessed.
 
 Timing: a numba launch with CuPy arguments costs ≈94 µs of host time, about as long as the
-kernel itself, so CUDA events around one launch time the host too. Here a hold kernel keeps the
-GPU busy while the host queues all launches with an event between each; the GPU then runs
-them back to back and each event interval is one kernel's GPU time. The host's cost per launch
-is measured on its own, on an idle GPU.
+kernel itself, so CUDA events around one launch time the host too; ``backends.gpu_timing``
+keeps the GPU busy while the launches are queued, so each event interval is GPU time only.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from simtviz.backends.base import Backend, Progress
 from simtviz.backends.gpu import launch_or_reject, synchronize_or_fail
+from simtviz.backends.gpu_timing import HOLD_START_NS, GpuTimer
 from simtviz.core.errors import OutOfDeviceMemory
 from simtviz.core.estimates import format_duration
 from simtviz.core.vecadd import (
@@ -41,64 +38,6 @@ from simtviz.core.vecadd import (
 # A NaN with a payload: a + b of finite inputs is never this bit pattern.
 CANARY_BITS = 0x7FF8_DEAD_BEEF_CAFE
 CANARY_SLACK = 256  # elements beyond the last thread's index: shows the writes stop at the grid's end
-HOLD_START_NS = 2_000_000
-HOLD_PER_LAUNCH_NS = 400_000  # generous: a numba launch costs ≈30–100 µs of host time, an event ≈5 µs
-HOLD_ATTEMPTS = 4
-
-
-@dataclass
-class BatchTiming:
-    """Per-launch GPU times (ms) and host times (µs) of one batch queued behind the hold kernel."""
-
-    gpu_ms: list[float]
-    host_us: list[float]
-    gpu_stayed_busy: bool
-
-    @property
-    def median_ms(self) -> float:
-        return statistics.median(self.gpu_ms)
-
-    @property
-    def host_median_us(self) -> float:
-        return statistics.median(self.host_us)
-
-
-class GpuTimer:
-    """Times GPU work with events while a hold kernel keeps the GPU busy (see the module doc)."""
-
-    def __init__(self, cp: Any) -> None:
-        from simtviz.kernels.busy import hold_gpu
-
-        self._cp = cp
-        self._hold = hold_gpu
-        self._hold[1, 1](0)  # compile now, not inside a timed batch
-        cp.cuda.Device().synchronize()
-        self.hold_ns_per_launch = HOLD_PER_LAUNCH_NS
-
-    def batch(self, launch: Callable[[], Any], count: int) -> BatchTiming:
-        cp = self._cp
-        events = [cp.cuda.Event() for _ in range(count + 1)]
-        launch()  # warm: first calls compile (numba's JIT, CuPy's elementwise kernels)
-        cp.cuda.Device().synchronize()
-        timing = BatchTiming([], [], False)
-        for _ in range(HOLD_ATTEMPTS):
-            self._hold[1, 1](HOLD_START_NS + count * self.hold_ns_per_launch)
-            events[0].record()
-            host = []
-            for event in events[1:]:
-                t0 = time.perf_counter()
-                launch()
-                host.append((time.perf_counter() - t0) * 1e6)
-                event.record()
-            # Still waiting at the first event once everything is queued: the GPU never idled.
-            busy = not events[0].done
-            events[-1].synchronize()
-            gpu = [cp.cuda.get_elapsed_time(events[i], events[i + 1]) for i in range(count)]
-            timing = BatchTiming(gpu, host, busy)
-            if busy:
-                break
-            self.hold_ns_per_launch *= 4
-        return timing
 
 
 def _check_memory(cp: Any, request: VecaddRequest, elements: int) -> None:

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simtviz.backends.base import SIM_MAX_THREADS_UNASKED, BackendInfo, estimate_seconds, format_duration
+from simtviz.backends.base import BackendInfo
+from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, estimate_seconds, format_duration
 from simtviz.core.formulas import launch_code, totals_text
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.limits import DeviceLimits, validate

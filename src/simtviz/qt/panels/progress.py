@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from simtviz.backends.base import format_duration
+from simtviz.core.estimates import format_duration
 from simtviz.qt.session import RunSession
 
 SHOW_AFTER_MS = 500

@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simtviz.backends.base import SIM_MAX_THREADS_UNASKED, BackendInfo, format_duration
+from simtviz.backends.base import BackendInfo
 from simtviz.core.errors import Cancelled, LaunchRejected
+from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, format_duration
 from simtviz.core.vecadd import (
     DEFAULT_BLOCK,
     GPU_WOULD_NOT_RAISE,
@@ -288,7 +289,7 @@ class VecaddPanel(QWidget):
     def _on_error(self, experiment: str, request: VecaddRequest, exc: BaseException, _tb: str) -> None:
         if experiment != VECADD:
             return
-        facts = dialogs.too_large(exc, request.simulated_threads(), "the CPU simulator")
+        facts = dialogs.too_large(exc)
         if isinstance(exc, LaunchRejected):
             self.vecaddResult.setText(f"Launch rejected: {exc.driver_text}\n{exc.explanation}\nNothing ran.")
             dialogs.show_launch_error(self, exc)

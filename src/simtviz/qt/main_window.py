@@ -30,15 +30,11 @@ from simtviz.qt.panels.progress import ProgressPanel
 from simtviz.qt.panels.window import RecordingWindowPanel
 from simtviz.qt.session import RECORD, RecordRequest, RunSession
 from simtviz.qt.settings import AppSettings, default_qsettings, load_settings, save_settings
+from simtviz.qt.tabs import TABS
 from simtviz.qt.theme import PALETTES, point_size, stylesheet
 from simtviz.resources import ResourceNotFound, resource_path
 
 log = logging.getLogger(__name__)
-
-try:  # written by another part of the project; the window works without it
-    from simtviz.qt.panels.vecadd import VecaddPanel
-except ImportError:  # pragma: no cover - depends on what is installed
-    VecaddPanel = None  # type: ignore[assignment,misc]
 
 
 class MainWindow(QMainWindow):
@@ -114,13 +110,14 @@ class MainWindow(QMainWindow):
 
         self.tabs = QTabWidget(objectName="mainTabs")
         self.tabs.addTab(splitter, "Index map")
-        self.vecaddPanel: QWidget | None = None
-        if VecaddPanel is not None:
+        for tab in TABS:
             try:
-                self.vecaddPanel = VecaddPanel(session, self)
-                self.tabs.addTab(self.vecaddPanel, "Vector add")
+                widget = tab.build(session, self)
             except Exception:  # a broken panel must not take the index map down with it
-                log.exception("the vector-add panel failed to start")
+                log.exception("the %s tab failed to start", tab.title)
+                continue
+            setattr(self, tab.attribute, widget)
+            self.tabs.addTab(widget, tab.title)
         self.setCentralWidget(self.tabs)
 
     def _build_status_bar(self) -> None:

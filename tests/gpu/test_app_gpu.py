@@ -81,7 +81,7 @@ def test_a_2d_run_draws_the_verified_map_from_gpu_records(qtbot, gpu_window) -> 
 
 
 def test_colouring_by_sm_shows_real_sms(qtbot, gpu_window) -> None:
-    _run(qtbot, gpu_window, (512,), (256,))
+    _run(qtbot, gpu_window, (512, 1, 1), (256, 1, 1))
     colour = gpu_window.findChild(QComboBox, "colorBy")
     colour.setCurrentText("SM")
     qtbot.waitUntil(lambda: not gpu_window.indexMap.loading(), timeout=TIMEOUT_MS)
@@ -102,7 +102,7 @@ def test_block_2048_shows_the_drivers_own_error_and_the_app_goes_on(qtbot, gpu_w
     assert DRIVER_INVALID_VALUE in dialog().text()
     assert "2,048 > 1,024" in dialog().informativeText() or "2,048 &gt; 1,024" in dialog().informativeText()
     dialog().done(QMessageBox.StandardButton.Ok)
-    rec = _run(qtbot, gpu_window, (2,), (64,))
+    rec = _run(qtbot, gpu_window, (2, 1, 1), (64, 1, 1))
     assert rec.verification.ok
 
 

@@ -7,11 +7,14 @@ from numba import cuda, float32
 
 TPB = 128  # threads per block: the tile size (launch with this block size)
 RADIUS = 1
+# TPB + 2 * RADIUS, written out: on a GPU numba needs a shared array's size as one plain
+# constant (an expression of globals fails to type), although the simulator accepts either.
+TILE = 130
 
 
 @cuda.jit
 def stencil(X, Y):
-    tile = cuda.shared.array(TPB + 2 * RADIUS, float32)
+    tile = cuda.shared.array(TILE, float32)
     i = cuda.grid(1)
     t = cuda.threadIdx.x + RADIUS
     if i < X.size:

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz import __version__
-from simtviz.backends.base import Backend
+from simtviz.backends.base import Backend, BackendInfo
 from simtviz.core.errors import Cancelled
 from simtviz.core.estimates import format_duration
 from simtviz.core.files import ExportError
@@ -117,6 +117,9 @@ class MainWindow(QMainWindow):
         # No minimum width: on a projector the panel may be narrowed or collapsed (drag the
         # splitter handle, or View → Launch panel) so that the map gets the room.
         scroll.setMinimumWidth(0)
+        # Contents follow the panel's width (labels wrap) instead of scrolling sideways, where
+        # the z column of the spin boxes used to end up out of view.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         self.indexMap = IndexMap(session)
         # Which backend ran sits over the map, where the eye is (the map's title and exported
@@ -136,12 +139,12 @@ class MainWindow(QMainWindow):
         self.windowMessage.setVisible(False)
         centre_layout.addWidget(self.windowMessage)
         centre_layout.addWidget(self.indexMap, stretch=1)
-        # The last run's summary under the map, wrapped: in the status bar it pushed the
-        # messages off the screen's edge.
+        # The last run's summary under the map (its full text in the tooltip): in the status bar
+        # it pushed the messages off the screen's edge.
         summary = QHBoxLayout()
-        self.lastRunLabel = QLabel("No run yet", objectName="lastRunLabel", wordWrap=True)
+        self.lastRunLabel = QLabel("No run yet", objectName="lastRunLabel")
         self.lastRunLabel.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.verificationLabel = QLabel("", objectName="verificationLabel", wordWrap=True)
+        self.verificationLabel = QLabel("", objectName="verificationLabel")
         self.verificationLabel.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         summary.addWidget(self.lastRunLabel, stretch=3)
         summary.addWidget(self.verificationLabel, stretch=1)
@@ -205,11 +208,12 @@ class MainWindow(QMainWindow):
             lambda cell: self.inspector.show_cell(cell, self.indexMap.row_of(cell))
         )
         self.indexMap.cellHovered.connect(self._on_hovered)
+        self.inspector.goToRequested.connect(self.indexMap.pin)
         self.indexMap.planeChanged.connect(lambda _z: self.inspector.clear())
         self.indexMap.tiledCheck.toggled.connect(self.menuActions["tiledAction"].setChecked)
         for signal in (s.busyChanged, s.backendReady, s.backendFailed):
             signal.connect(lambda *_: self.menuActions["runAction"].setEnabled(s.can_run))
-        s.backendReady.connect(lambda info: self.backendLabel.setText(info.label))
+        s.backendReady.connect(self._on_backend_ready)
         s.backendFailed.connect(self._on_backend_failed)
         self._busy_messages: set[str] = set()
         s.busyChanged.connect(self._on_busy)
@@ -244,6 +248,12 @@ class MainWindow(QMainWindow):
         self.windowPanel.set_budget(threads)
 
     # --- the backend -------------------------------------------------------------------------------
+    def _on_backend_ready(self, info: BackendInfo) -> None:
+        # Short words in the badge over the map; the device's details in its tooltip.
+        name = info.label.split(" — ")[0]
+        self.backendLabel.setText(f"GPU: {name}" if info.kind == "gpu" else "CUDA simulator")
+        self.backendLabel.setToolTip(info.label)
+
     def _on_backend_failed(self, exc: BaseException, tb: str) -> None:
         """No backend (e.g. ``--backend gpu`` without a driver): say so and offer the simulator."""
         self.backendLabel.setText(f"No backend: {exc}")
@@ -300,6 +310,7 @@ class MainWindow(QMainWindow):
             parts.append(f"launch {format_duration(wall / 1000)}")
         parts.append(f"Run → map {format_duration(self.session.seconds_since_run())}")
         self.lastRunLabel.setText(", ".join(parts))
+        self.lastRunLabel.setToolTip(", ".join(parts))
         verification = recording.verification
         self.verificationLabel.setText(verification.summary() if verification else "not verified")
         self.verificationLabel.setStyleSheet("" if verification and verification.ok else "color: #d32f2f;")
@@ -384,7 +395,7 @@ class MainWindow(QMainWindow):
         self._mapSplitter.setSizes([launch, width - launch])
         if narrow:
             height = max(self.height(), 400)
-            inner.setSizes([int(height * 0.58), int(height * 0.42)])
+            inner.setSizes([int(height * 0.66), int(height * 0.34)])
         else:
             rest = width - launch
             inner.setSizes([rest - int(rest * 0.32), int(rest * 0.32)])
@@ -396,7 +407,7 @@ class MainWindow(QMainWindow):
         for child in panel.findChildren(QWidget):
             child.ensurePolished()
         need = panel.sizeHint().width() + self._launchScroll.verticalScrollBar().sizeHint().width() + 6
-        return max(220, min(need, int(width * 0.36)))
+        return max(220, min(need, int(width * (0.3 if self.is_narrow() else 0.36))))
 
     def set_theme(self, name: str) -> None:
         self.settings.theme = name

@@ -13,6 +13,7 @@ the map computes its images itself, on the calling thread.
 
 from __future__ import annotations
 
+import html
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSlider,
     QToolTip,
     QVBoxLayout,
@@ -35,10 +37,10 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.core.files import atomic_write
-from simtviz.core.formulas import tooltip_lines
+from simtviz.core.formulas import backend_words, tooltip_lines
 from simtviz.core.maps import MapImages, map_images
 from simtviz.core.recording import COLOR_FIELDS, GPU_ONLY_FIELDS, Recording
-from simtviz.qt.map.colours import SEQUENTIAL, colorize
+from simtviz.qt.map.colours import CATEGORICAL, SEQUENTIAL, categorical_color, colorize
 from simtviz.qt.map.export import render_png
 from simtviz.qt.map.items import BlockBorderItem, Cell, CellImageItem, CellTextItem, Tile
 from simtviz.qt.theme import PALETTES, Palette
@@ -47,6 +49,11 @@ if TYPE_CHECKING:
     from simtviz.qt.session import RunSession
 
 MAX_TILES = 64  # tiled 3-D view: more planes than this are reachable with the slider only
+# A map more than this many times wider than the view (or taller) is "elongated": at 1:1 it would
+# draw as a line, so it opens on its first part and "See all" stretches it to fit.
+ELONGATED_RATIO = 6.0
+LEGEND_ENTRIES = 12  # categorical legend: ids listed before "…"
+PIN_MARKER_PX = (22, 44)  # the pinned thread's ring, normal and presentation mode (screen pixels)
 
 
 class IndexMap(QWidget):
@@ -77,12 +84,16 @@ class IndexMap(QWidget):
         self._tooltip = ""
         self._hovered: Cell | None = None
         self._hover_pos = QPoint()
+        self._stretched = False  # "See all" of an elongated map: aspect unlocked
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()
+        self._bar = bar
         bar.addWidget(QLabel("Colour by"))
         self.colorBy = QComboBox(objectName="colorBy")
+        self.colorBy.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.colorBy.setMinimumContentsLength(15)
         for name in COLOR_FIELDS:
             self.colorBy.addItem(name)
             if name in GPU_ONLY_FIELDS:
@@ -91,23 +102,34 @@ class IndexMap(QWidget):
                 self.colorBy.setItemData(index, "recorded on a GPU only", Qt.ItemDataRole.ToolTipRole)
         self.colorBy.currentTextChanged.connect(self.set_color_field)
         bar.addWidget(self.colorBy)
+        # The z controls get a row of their own (3-D launches only): beside the colour choice
+        # their long label set the window's minimum width to 1,547 px.
+        zbar = QHBoxLayout()
         self.zLabel = QLabel("z-plane", objectName="zLabel")
+        self.zLabel.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.zSlice = QSlider(Qt.Orientation.Horizontal, objectName="zSlice")
         self.zSlice.setRange(0, 0)
         self.zSlice.setPageStep(1)
-        self.zSlice.setMinimumWidth(160)
+        self.zSlice.setMinimumWidth(60)
         self.zSlice.valueChanged.connect(self.set_plane)
         self.tiledCheck = QCheckBox("All z-planes", objectName="tiledCheck")
         self.tiledCheck.setToolTip("Show every z-plane side by side (the slider picks the one inspected)")
         self.tiledCheck.toggled.connect(self.set_tiled)
-        for w in (self.zLabel, self.zSlice, self.tiledCheck):
-            bar.addWidget(w)
+        zbar.addWidget(self.zSlice, stretch=2)
+        zbar.addWidget(self.zLabel, stretch=3)
+        zbar.addWidget(self.tiledCheck)
         bar.addStretch(1)
         self.fitButton = QPushButton("Fit", objectName="fitButton")
-        self.fitButton.setToolTip("Show the whole map (Ctrl+0)")
+        self.fitButton.setToolTip("Back to the first view of the map (Ctrl+0)")
         self.fitButton.clicked.connect(self.fit)
         bar.addWidget(self.fitButton)
+        self.seeAllButton = QPushButton("See all", objectName="seeAllButton")
+        self.seeAllButton.setToolTip("Show the whole map, stretched to the view (cells no longer square)")
+        self.seeAllButton.clicked.connect(self.show_all)
+        self.seeAllButton.setVisible(False)
+        bar.addWidget(self.seeAllButton)
         layout.addLayout(bar)
+        layout.addLayout(zbar)
         self.message = QLabel(objectName="mapMessage", wordWrap=True)
         self.message.setVisible(False)
         layout.addWidget(self.message)
@@ -126,6 +148,17 @@ class IndexMap(QWidget):
         )
         self.view.addItem(self.colorBar, row=0, col=1)
         self.colorBar.setVisible(False)  # until a map is shown
+        # Categorical fields: which colour is which id (in the scene, so exported PNGs have it).
+        self.legend = pg.LabelItem("", justify="left")
+        self.legend.setObjectName("mapLegend")
+        self.view.addItem(self.legend, row=0, col=2)
+        self.legend.setVisible(False)
+        # The pinned thread: a ring of fixed screen size around the cell, visible from the back
+        # of a room however small the cell is drawn.
+        self._pinMarker = pg.ScatterPlotItem(pxMode=True, symbol="s", brush=None)
+        self._pinMarker.setZValue(31)
+        self._pinMarker.setVisible(False)
+        self.plot.addItem(self._pinMarker, ignoreBounds=True)
         self._selection = QGraphicsRectItem()
         self._selection.setZValue(30)
         self._selection.setVisible(False)
@@ -144,6 +177,13 @@ class IndexMap(QWidget):
             session.recordingChanged.connect(self.set_recording)
             session.imagesArrived.connect(self.set_images)
             session.threadArrived.connect(self._on_thread_arrived)
+
+    def set_badge(self, label: QLabel) -> None:
+        """Show ``label`` (the backend) in the map's bar, right of the colour choice."""
+        label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        label.setMinimumWidth(60)
+        label.setStyleSheet("QLabel { font-weight: bold; padding: 2px 8px; border: 2px solid palette(mid); }")
+        self._bar.insertWidget(self._bar.indexOf(self.fitButton) - 1, label, stretch=4)
 
     # --- contract --------------------------------------------------------------------------
     def current_image(self) -> np.ndarray | None:
@@ -172,6 +212,7 @@ class IndexMap(QWidget):
         self._recording = recording
         self._pinned = None
         self._selection.setVisible(False)
+        self._pinMarker.setVisible(False)
         self._images = {}
         self._pending = None
         self._hovered = None
@@ -225,6 +266,7 @@ class IndexMap(QWidget):
         if changed:
             self._pinned = None
             self._selection.setVisible(False)
+            self._pinMarker.setVisible(False)
             self.planeChanged.emit(z)
 
     def set_tiled(self, tiled: bool) -> None:
@@ -328,7 +370,8 @@ class IndexMap(QWidget):
         if self.is_tiled():
             shown = list(range(min(planes, MAX_TILES)))
             across = math.ceil(math.sqrt(len(shown)))
-            gap_x, gap_y = max(1, math.ceil(cols * 0.12)), max(2, math.ceil(rows * 0.25))
+            # Room above each tile for its caption (fit() keeps the first row's in view).
+            gap_x, gap_y = max(1, math.ceil(cols * 0.15)), max(2, math.ceil(rows * 0.3))
             offsets = [
                 (bx + (i % across) * (cols + gap_x), by + (i // across) * (rows + gap_y)) for i in shown
             ]
@@ -341,7 +384,9 @@ class IndexMap(QWidget):
         self.colorBar.setVisible(not categorical)
         if not categorical:
             self.colorBar.setLevels(self._levels)
+        self._update_legend(categorical)
         self._set_axis_labels()
+        self._set_tile_ticks(offsets if self.is_tiled() else None)
         self._highlight_tile()
         self._update_z_label()
 
@@ -369,7 +414,16 @@ class IndexMap(QWidget):
         if self.is_tiled():
             assert self._recording is not None
             z = self._recording.window.origin[2] + plane
-            caption = pg.TextItem(f"z = {z}", color=self._palette.foreground, anchor=(0, 1))
+            bz = self._recording.config.block.z
+            caption = pg.TextItem(
+                f"z = {z}  (blockIdx.z {z // bz}, threadIdx.z {z % bz})",
+                color=self._palette.foreground,
+                anchor=(0, 1),
+            )
+            caption_font = QFont()
+            caption_font.setPointSize(14 if self._presentation else 10)
+            caption_font.setBold(True)
+            caption.setFont(caption_font)
             caption.setPos(origin[0] - 0.5, origin[1] - 0.5)
             self.plot.addItem(caption)
         return Tile(plane, origin, image, text, borders, caption)
@@ -389,40 +443,152 @@ class IndexMap(QWidget):
         rec = self._recording
         if rec is None:
             return
-        size = "20pt" if self._presentation else "12pt"
+        size = "16pt" if self._presentation else "12pt"
         style = {"color": self._palette.foreground, "font-size": size}
         if rec.config.rank == 1:
             self.plot.setLabel("left", "blockIdx.x (one row per block)", **style)
             self.plot.setLabel("bottom", "threadIdx.x", **style)
         else:
             n = rec.config.rank  # a 3-D launch's plane is laid out by cuda.grid(3)'s x and y
-            self.plot.setLabel("left", f"y = cuda.grid({n})[1]", **style)
-            self.plot.setLabel("bottom", f"x = cuda.grid({n})[0]", **style)
-        self.plot.setTitle(self._title(), color=self._palette.foreground, size=size)
+            each = "each tile: " if self.is_tiled() else ""
+            self.plot.setLabel("left", f"{each}y = cuda.grid({n})[1]", **style)
+            self.plot.setLabel("bottom", f"{each}x = cuda.grid({n})[0]", **style)
+        self._set_title()
+
+    def _set_tile_ticks(self, offsets: list[tuple[float, float]] | None) -> None:
+        """Tiled z-planes: every tile's own x and y, at its first and last cell (one axis running
+        on across all tiles read as if x went 0 … 25). None: pyqtgraph's own ticks."""
+        bottom, left = self.plot.getAxis("bottom"), self.plot.getAxis("left")
+        if offsets is None or self._recording is None or self._shape is None:
+            bottom.setTicks(None)
+            left.setTicks(None)
+            return
+        _, rows, cols = self._shape
+        ox, oy, _ = self._recording.window.origin
+        xs = sorted({x for x, _ in offsets})
+        ys = sorted({y for _, y in offsets})
+        x_ticks = [(x + c, str(ox + c)) for x in xs for c in sorted({0, cols - 1})]
+        y_ticks = [(y + r, str(oy + r)) for y in ys for r in sorted({0, rows - 1})]
+        bottom.setTicks([x_ticks, []])
+        left.setTicks([y_ticks, []])
 
     def _title(self) -> str:
         rec = self._recording
         assert rec is not None
-        title = f"{rec.config.launch_line('kernel', '')[:-2]} — coloured by {self._field}"
+        title = f"{rec.config.launch_line('kernel', '')[:-2]} — {self._field}"
         if rec.config.rank == 3 and not self.is_tiled():
             title += f" — z = {rec.window.origin[2] + self._plane}"
-        return title
+        # Which backend ran, on the map itself: it goes into every exported PNG and snapshot.
+        return f"{title}<br>{backend_words(rec.backend)}"
+
+    def _set_title(self) -> None:
+        if self._recording is not None:
+            self.plot.setTitle(
+                self._title(), color=self._palette.foreground, size="14pt" if self._presentation else "11pt"
+            )
+            # pyqtgraph fixes the title row at 30 px: room for both lines, or the map covers the second.
+            height = math.ceil(self.plot.titleLabel.item.boundingRect().height()) + 4
+            self.plot.titleLabel.setMaximumHeight(height)
+            self.plot.layout.setRowFixedHeight(0, height)
+
+    def _update_legend(self, categorical: bool) -> None:
+        """For ids: a colour swatch per id shown, up to ``LEGEND_ENTRIES``, then how colours repeat."""
+        if not categorical or not self._images:
+            self.legend.setVisible(False)
+            return
+        lo, hi = (int(v) for v in self._levels)
+        known = self._field not in GPU_ONLY_FIELDS or any(
+            (img >= 0).any() for img in self._images.values() if img.size
+        )
+        if not known:
+            self.legend.setVisible(False)
+            return
+        ids = list(range(lo, hi + 1))
+        if len(ids) > LEGEND_ENTRIES:
+            ids = [*ids[: LEGEND_ENTRIES - 1], None, hi]
+        lines = [f"<b>{html.escape(self._field)}</b>"]
+        for value in ids:
+            if value is None:
+                lines.append("&nbsp;⋮")
+                continue
+            r, g, b = categorical_color(value, self._levels)
+            lines.append(f"<span style='color: #{r:02x}{g:02x}{b:02x}'>██</span> {value}")
+        if hi - lo + 1 > len(CATEGORICAL):
+            lines.append(f"<i>colours repeat<br>every {len(CATEGORICAL)} ids</i>")
+        size = "15pt" if self._presentation else "10pt"
+        self.legend.setText("<br>".join(lines), color=self._palette.foreground, size=size)
+        self.legend.setVisible(True)
 
     def _highlight_tile(self) -> None:
         for tile in self._tiles:
             if tile.caption is not None:
                 bold = tile.plane == self._plane
                 tile.caption.setColor(self._palette.selection if bold else self._palette.foreground)
-        if self._recording is not None:
-            self.plot.setTitle(
-                self._title(),
-                color=self._palette.foreground,
-                size="20pt" if self._presentation else "12pt",
-            )
+        self._set_title()
+
+    def is_elongated(self) -> bool:
+        """True when the whole map at 1:1 would draw as a thin line in this view."""
+        if self._shape is None or not self._tiles or self.is_tiled():
+            return False
+        _, rows, cols = self._shape
+        view = self.plot.vb.size()
+        view_ratio = max(view.width(), 1.0) / max(view.height(), 1.0)
+        ratio = (cols / rows) / view_ratio
+        return ratio > ELONGATED_RATIO or ratio < 1 / ELONGATED_RATIO
 
     def fit(self) -> None:
-        if self._tiles:
-            self.plot.vb.autoRange(padding=0.02)
+        """The first view of the map: all of it with square cells; for an elongated map (say
+        262,144 × 16 threads) its start, filling the view, and "See all" for the whole."""
+        if not self._tiles:
+            return
+        self._stretched = False
+        self.plot.setAspectLocked(True)
+        elongated = self.is_elongated()
+        self.seeAllButton.setVisible(elongated)
+        if not elongated:
+            self._fit_rect(self._bounds())
+            return
+        assert self._shape is not None
+        _, rows, cols = self._shape
+        view = self.plot.vb.size()
+        view_ratio = max(view.width(), 1.0) / max(view.height(), 1.0)
+        left, top = self._tiles[0].origin[0] - 0.5, self._tiles[0].origin[1] - 0.5
+        if cols / rows > view_ratio:  # wide: all rows, the first columns
+            shown = min(cols, max(1, math.ceil(rows * view_ratio)))
+            rect = QRectF(left, top, shown, rows)
+            what = f"the first {shown:,} of {cols:,} columns"
+        else:  # tall: all columns, the first rows
+            shown = min(rows, max(1, math.ceil(cols / view_ratio)))
+            rect = QRectF(left, top, cols, shown)
+            what = f"the first {shown:,} of {rows:,} rows"
+        self.plot.vb.setRange(rect=rect, padding=0.02)
+        self.seeAllButton.setToolTip(f"Showing {what}; See all stretches the whole map to the view")
+
+    def show_all(self) -> None:
+        """The whole map in the view, stretched when it is elongated (cells no longer square)."""
+        if not self._tiles:
+            return
+        self._stretched = self.is_elongated()
+        self.plot.setAspectLocked(not self._stretched)
+        self._fit_rect(self._bounds())
+
+    def is_stretched(self) -> bool:
+        return self._stretched
+
+    def _bounds(self) -> QRectF:
+        """Every tile, with the tiled captions' band above the first row of tiles."""
+        assert self._shape is not None
+        _, rows, cols = self._shape
+        rect = QRectF()
+        for tile in self._tiles:
+            rect = rect.united(QRectF(tile.origin[0] - 0.5, tile.origin[1] - 0.5, cols, rows))
+        if self.is_tiled():
+            band = max(2, math.ceil(self._shape[1] * 0.3))
+            rect.setTop(rect.top() - band)
+        return rect
+
+    def _fit_rect(self, rect: QRectF) -> None:
+        self.plot.vb.setRange(rect=rect, padding=0.02)
 
     # --- styling ---------------------------------------------------------------------------
     def apply_style(self, palette: Palette, presentation: bool) -> None:
@@ -443,8 +609,9 @@ class IndexMap(QWidget):
         self._placeholder.setColor(palette.foreground)
         pen = QPen(QColor(palette.selection))
         pen.setCosmetic(True)
-        pen.setWidth(4)
+        pen.setWidth(6 if presentation else 4)
         self._selection.setPen(pen)
+        self._style_pin_marker()
         if self._shape is not None:
             self._rebuild()
 
@@ -537,7 +704,32 @@ class IndexMap(QWidget):
                 x, y = tile.origin[0] + cell.col - 0.5, tile.origin[1] + cell.row - 0.5
                 self._selection.setRect(QRectF(x, y, 1, 1))
                 self._selection.setVisible(True)
+                self._pinMarker.setData([x + 0.5], [y + 0.5])
+                self._style_pin_marker()
+                self._pinMarker.setVisible(True)
+                if not self.plot.vb.viewRect().contains(QPointF(x + 0.5, y + 0.5)):
+                    self._centre_on(x + 0.5, y + 0.5)  # "go to" a thread that is off screen
         self.threadPinned.emit(cell)
+
+    def _centre_on(self, x: float, y: float) -> None:
+        view = self.plot.vb.viewRect()
+        self.plot.vb.setRange(
+            rect=QRectF(x - view.width() / 2, y - view.height() / 2, view.width(), view.height()), padding=0
+        )
+
+    def _style_pin_marker(self) -> None:
+        size = PIN_MARKER_PX[1] if self._presentation else PIN_MARKER_PX[0]
+        pen = pg.mkPen(self._palette.selection, width=6 if self._presentation else 3)
+        self._pinMarker.setSize(size)
+        self._pinMarker.setPen(pen)
+
+    def pin_marker(self) -> tuple[float, float, bool]:
+        """(screen size in pixels, pen width, visible) of the pinned thread's ring: for tests."""
+        return (
+            float(self._pinMarker.opts["size"]),
+            float(self._pinMarker.opts["pen"].widthF()),
+            self._pinMarker.isVisible(),
+        )
 
     def pinned(self) -> Cell | None:
         return self._pinned

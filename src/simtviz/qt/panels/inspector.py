@@ -159,12 +159,12 @@ class ThreadInspector(QWidget):
         )
         # The worked formulas first: they are what the class reads; the raw values follow.
         formulas = "".join(_formula_html(line) for line in formula_lines(recording.config, t))
-        head = f"<p>{html.escape(where)}</p>" if where else ""
-        if self._wide:
-            body = (
-                "<table width='100%'><tr><td valign='top' width='62%' style='padding-right:16px'>"
-                f"<b>Worked out</b>{formulas}</td><td valign='top'><table>{table}</table></td></tr></table>"
+        head = f"<p><i>{html.escape(where)}</i></p>" if where else ""
+        if self._wide:  # under the map: wide and short, so the values go in one paragraph
+            values = " · ".join(
+                f"<b>{html.escape(k)}</b> {html.escape(v)}" for k, v in value_lines(recording, t)
             )
+            body = f"<p><b>Worked out</b></p>{formulas}<p>{values}</p>"
         else:
             body = f"<p><b>Worked out</b></p>{formulas}<table>{table}</table>"
         self.browser.setHtml(head + body)

@@ -13,50 +13,47 @@ the map computes its images itself, on the calling thread.
 
 from __future__ import annotations
 
-import html
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QFont, QPen
+from PySide6.QtCore import QPoint, QPointF, QRectF, Signal
+from PySide6.QtGui import QColor, QFont, QPen
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
     QGraphicsRectItem,
-    QHBoxLayout,
     QLabel,
-    QPushButton,
-    QSizePolicy,
-    QSlider,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from simtviz.core.files import atomic_write
-from simtviz.core.formulas import backend_words, tooltip_lines
+from simtviz.core.formulas import backend_words
 from simtviz.core.maps import MapImages, map_images
 from simtviz.core.recording import COLOR_FIELDS, GPU_ONLY_FIELDS, Recording
-from simtviz.qt.map.colours import CATEGORICAL, SEQUENTIAL, categorical_color, colorize
+from simtviz.qt.map.bar import MapControls
+from simtviz.qt.map.cells import CellsMixin
+from simtviz.qt.map.colours import SEQUENTIAL, colorize
 from simtviz.qt.map.export import render_png
-from simtviz.qt.map.items import BlockBorderItem, Cell, CellImageItem, CellTextItem, Tile
+from simtviz.qt.map.framing import (
+    caption_band,
+    is_elongated,
+    legend_html,
+    start_rect,
+    tile_offsets,
+    tile_ticks,
+)
+from simtviz.qt.map.items import BlockBorderItem, Cell, CellImageItem, CellTextItem, PinRing, Tile
 from simtviz.qt.theme import PALETTES, Palette
 
 if TYPE_CHECKING:
     from simtviz.qt.session import RunSession
 
 MAX_TILES = 64  # tiled 3-D view: more planes than this are reachable with the slider only
-# A map more than this many times wider than the view (or taller) is "elongated": at 1:1 it would
-# draw as a line, so it opens on its first part and "See all" stretches it to fit.
-ELONGATED_RATIO = 6.0
-LEGEND_ENTRIES = 12  # categorical legend: ids listed before "…"
-PIN_MARKER_PX = (22, 44)  # the pinned thread's ring, normal and presentation mode (screen pixels)
 
 
-class IndexMap(QWidget):
+class IndexMap(CellsMixin, QWidget):
     """``indexMap``: the map, its colour-by choice and, for 3-D launches, the z-slice control."""
 
     threadPinned = Signal(object)  # Cell
@@ -88,48 +85,11 @@ class IndexMap(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        bar = QHBoxLayout()
-        self._bar = bar
-        bar.addWidget(QLabel("Colour by"))
-        self.colorBy = QComboBox(objectName="colorBy")
-        self.colorBy.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.colorBy.setMinimumContentsLength(15)
-        for name in COLOR_FIELDS:
-            self.colorBy.addItem(name)
-            if name in GPU_ONLY_FIELDS:
-                index = self.colorBy.count() - 1
-                self.colorBy.setItemText(index, name)
-                self.colorBy.setItemData(index, "recorded on a GPU only", Qt.ItemDataRole.ToolTipRole)
-        self.colorBy.currentTextChanged.connect(self.set_color_field)
-        bar.addWidget(self.colorBy)
-        # The z controls get a row of their own (3-D launches only): beside the colour choice
-        # their long label set the window's minimum width to 1,547 px.
-        zbar = QHBoxLayout()
-        self.zLabel = QLabel("z-plane", objectName="zLabel")
-        self.zLabel.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.zSlice = QSlider(Qt.Orientation.Horizontal, objectName="zSlice")
-        self.zSlice.setRange(0, 0)
-        self.zSlice.setPageStep(1)
-        self.zSlice.setMinimumWidth(60)
-        self.zSlice.valueChanged.connect(self.set_plane)
-        self.tiledCheck = QCheckBox("All z-planes", objectName="tiledCheck")
-        self.tiledCheck.setToolTip("Show every z-plane side by side (the slider picks the one inspected)")
-        self.tiledCheck.toggled.connect(self.set_tiled)
-        zbar.addWidget(self.zSlice, stretch=2)
-        zbar.addWidget(self.zLabel, stretch=3)
-        zbar.addWidget(self.tiledCheck)
-        bar.addStretch(1)
-        self.fitButton = QPushButton("Fit", objectName="fitButton")
-        self.fitButton.setToolTip("Back to the first view of the map (Ctrl+0)")
-        self.fitButton.clicked.connect(self.fit)
-        bar.addWidget(self.fitButton)
-        self.seeAllButton = QPushButton("See all", objectName="seeAllButton")
-        self.seeAllButton.setToolTip("Show the whole map, stretched to the view (cells no longer square)")
-        self.seeAllButton.clicked.connect(self.show_all)
-        self.seeAllButton.setVisible(False)
-        bar.addWidget(self.seeAllButton)
-        layout.addLayout(bar)
-        layout.addLayout(zbar)
+        self.controls = MapControls(self)
+        c = self.controls
+        self.colorBy, self.zLabel, self.zSlice = c.colorBy, c.zLabel, c.zSlice
+        self.tiledCheck, self.fitButton, self.seeAllButton = c.tiledCheck, c.fitButton, c.seeAllButton
+        layout.addWidget(self.controls)
         self.message = QLabel(objectName="mapMessage", wordWrap=True)
         self.message.setVisible(False)
         layout.addWidget(self.message)
@@ -153,11 +113,7 @@ class IndexMap(QWidget):
         self.legend.setObjectName("mapLegend")
         self.view.addItem(self.legend, row=0, col=2)
         self.legend.setVisible(False)
-        # The pinned thread: a ring of fixed screen size around the cell, visible from the back
-        # of a room however small the cell is drawn.
-        self._pinMarker = pg.ScatterPlotItem(pxMode=True, symbol="s", brush=None)
-        self._pinMarker.setZValue(31)
-        self._pinMarker.setVisible(False)
+        self._pinMarker = PinRing()
         self.plot.addItem(self._pinMarker, ignoreBounds=True)
         self._selection = QGraphicsRectItem()
         self._selection.setZValue(30)
@@ -180,10 +136,7 @@ class IndexMap(QWidget):
 
     def set_badge(self, label: QLabel) -> None:
         """Show ``label`` (the backend) in the map's bar, right of the colour choice."""
-        label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        label.setMinimumWidth(60)
-        label.setStyleSheet("QLabel { font-weight: bold; padding: 2px 8px; border: 2px solid palette(mid); }")
-        self._bar.insertWidget(self._bar.indexOf(self.fitButton) - 1, label, stretch=4)
+        self.controls.set_badge(label)
 
     # --- contract --------------------------------------------------------------------------
     def current_image(self) -> np.ndarray | None:
@@ -369,12 +322,7 @@ class IndexMap(QWidget):
         bx, by = self._base_origin()
         if self.is_tiled():
             shown = list(range(min(planes, MAX_TILES)))
-            across = math.ceil(math.sqrt(len(shown)))
-            # Room above each tile for its caption (fit() keeps the first row's in view).
-            gap_x, gap_y = max(1, math.ceil(cols * 0.15)), max(2, math.ceil(rows * 0.3))
-            offsets = [
-                (bx + (i % across) * (cols + gap_x), by + (i // across) * (rows + gap_y)) for i in shown
-            ]
+            offsets = tile_offsets(len(shown), rows, cols, (bx, by))
         else:
             shown, offsets = [self._plane], [(bx, by)]
         categorical = COLOR_FIELDS[self._field]
@@ -456,19 +404,14 @@ class IndexMap(QWidget):
         self._set_title()
 
     def _set_tile_ticks(self, offsets: list[tuple[float, float]] | None) -> None:
-        """Tiled z-planes: every tile's own x and y, at its first and last cell (one axis running
-        on across all tiles read as if x went 0 … 25). None: pyqtgraph's own ticks."""
+        """Tiled z-planes: every tile's own x and y (``tile_ticks``); None: pyqtgraph's own."""
         bottom, left = self.plot.getAxis("bottom"), self.plot.getAxis("left")
         if offsets is None or self._recording is None or self._shape is None:
             bottom.setTicks(None)
             left.setTicks(None)
             return
-        _, rows, cols = self._shape
         ox, oy, _ = self._recording.window.origin
-        xs = sorted({x for x, _ in offsets})
-        ys = sorted({y for _, y in offsets})
-        x_ticks = [(x + c, str(ox + c)) for x in xs for c in sorted({0, cols - 1})]
-        y_ticks = [(y + r, str(oy + r)) for y in ys for r in sorted({0, rows - 1})]
+        x_ticks, y_ticks = tile_ticks(offsets, self._shape[1], self._shape[2], (ox, oy))
         bottom.setTicks([x_ticks, []])
         left.setTicks([y_ticks, []])
 
@@ -492,32 +435,14 @@ class IndexMap(QWidget):
             self.plot.layout.setRowFixedHeight(0, height)
 
     def _update_legend(self, categorical: bool) -> None:
-        """For ids: a colour swatch per id shown, up to ``LEGEND_ENTRIES``, then how colours repeat."""
-        if not categorical or not self._images:
-            self.legend.setVisible(False)
-            return
-        lo, hi = (int(v) for v in self._levels)
-        known = self._field not in GPU_ONLY_FIELDS or any(
-            (img >= 0).any() for img in self._images.values() if img.size
-        )
-        if not known:
-            self.legend.setVisible(False)
-            return
-        ids = list(range(lo, hi + 1))
-        if len(ids) > LEGEND_ENTRIES:
-            ids = [*ids[: LEGEND_ENTRIES - 1], None, hi]
-        lines = [f"<b>{html.escape(self._field)}</b>"]
-        for value in ids:
-            if value is None:
-                lines.append("&nbsp;⋮")
-                continue
-            r, g, b = categorical_color(value, self._levels)
-            lines.append(f"<span style='color: #{r:02x}{g:02x}{b:02x}'>██</span> {value}")
-        if hi - lo + 1 > len(CATEGORICAL):
-            lines.append(f"<i>colours repeat<br>every {len(CATEGORICAL)} ids</i>")
-        size = "15pt" if self._presentation else "10pt"
-        self.legend.setText("<br>".join(lines), color=self._palette.foreground, size=size)
-        self.legend.setVisible(True)
+        """For ids: a colour swatch per id shown, then how colours repeat (``legend_html``)."""
+        known = any((img >= 0).any() for img in self._images.values() if img.size)
+        self.legend.setVisible(categorical and known)
+        if categorical and known:
+            size = "15pt" if self._presentation else "10pt"
+            self.legend.setText(
+                legend_html(self._field, self._levels), color=self._palette.foreground, size=size
+            )
 
     def _highlight_tile(self) -> None:
         for tile in self._tiles:
@@ -530,11 +455,8 @@ class IndexMap(QWidget):
         """True when the whole map at 1:1 would draw as a thin line in this view."""
         if self._shape is None or not self._tiles or self.is_tiled():
             return False
-        _, rows, cols = self._shape
         view = self.plot.vb.size()
-        view_ratio = max(view.width(), 1.0) / max(view.height(), 1.0)
-        ratio = (cols / rows) / view_ratio
-        return ratio > ELONGATED_RATIO or ratio < 1 / ELONGATED_RATIO
+        return is_elongated(self._shape[1], self._shape[2], view.width(), view.height())
 
     def fit(self) -> None:
         """The first view of the map: all of it with square cells; for an elongated map (say
@@ -549,18 +471,9 @@ class IndexMap(QWidget):
             self._fit_rect(self._bounds())
             return
         assert self._shape is not None
-        _, rows, cols = self._shape
         view = self.plot.vb.size()
-        view_ratio = max(view.width(), 1.0) / max(view.height(), 1.0)
         left, top = self._tiles[0].origin[0] - 0.5, self._tiles[0].origin[1] - 0.5
-        if cols / rows > view_ratio:  # wide: all rows, the first columns
-            shown = min(cols, max(1, math.ceil(rows * view_ratio)))
-            rect = QRectF(left, top, shown, rows)
-            what = f"the first {shown:,} of {cols:,} columns"
-        else:  # tall: all columns, the first rows
-            shown = min(rows, max(1, math.ceil(cols / view_ratio)))
-            rect = QRectF(left, top, cols, shown)
-            what = f"the first {shown:,} of {rows:,} rows"
+        rect, what = start_rect(left, top, self._shape[1], self._shape[2], view.width(), view.height())
         self.plot.vb.setRange(rect=rect, padding=0.02)
         self.seeAllButton.setToolTip(f"Showing {what}; See all stretches the whole map to the view")
 
@@ -583,8 +496,7 @@ class IndexMap(QWidget):
         for tile in self._tiles:
             rect = rect.united(QRectF(tile.origin[0] - 0.5, tile.origin[1] - 0.5, cols, rows))
         if self.is_tiled():
-            band = max(2, math.ceil(self._shape[1] * 0.3))
-            rect.setTop(rect.top() - band)
+            rect.setTop(rect.top() - caption_band(rows))
         return rect
 
     def _fit_rect(self, rect: QRectF) -> None:
@@ -615,85 +527,6 @@ class IndexMap(QWidget):
         if self._shape is not None:
             self._rebuild()
 
-    # --- cells, hover and click --------------------------------------------------------------
-    def cell_at(self, view_x: float, view_y: float) -> Cell | None:
-        """The cell under view coordinates (x, y), or None."""
-        if self._shape is None:
-            return None
-        _, rows, cols = self._shape
-        for tile in self._tiles:
-            c = math.floor(view_x - tile.origin[0] + 0.5)
-            r = math.floor(view_y - tile.origin[1] + 0.5)
-            if 0 <= r < rows and 0 <= c < cols:
-                return Cell(tile.plane, r, c)
-        return None
-
-    def cell_view_pos(self, cell: Cell) -> QPoint:
-        """Where ``cell``'s centre is in ``self.view`` (widget pixels): for tests and scripts."""
-        for tile in self._tiles:
-            if tile.plane == cell.plane:
-                scene = self.plot.vb.mapViewToScene(
-                    QPointF(tile.origin[0] + cell.col, tile.origin[1] + cell.row)
-                )
-                return self.view.mapFromScene(scene)
-        raise ValueError(f"plane {cell.plane} is not shown")
-
-    def row_of(self, cell: Cell) -> int:
-        assert self._recording is not None
-        return self._recording.row_of(cell.plane, cell.row, cell.col)
-
-    def thread_of(self, cell: Cell) -> dict[str, Any] | None:
-        """``cell``'s record, or None while the session fetches it (``threadArrived``)."""
-        rec = self._recording
-        assert rec is not None
-        row = self.row_of(cell)
-        if self._session is not None:
-            return self._session.thread_record(row)
-        return rec.thread_at(row)
-
-    def tooltip_for(self, cell: Cell) -> str:
-        rec = self._recording
-        assert rec is not None
-        image = self._images.get(cell.plane)
-        value = "…" if image is None else str(int(image[cell.row, cell.col]))
-        return "<br>".join(tooltip_lines(rec, self._field, value, self.thread_of(cell)))
-
-    def tooltip(self) -> str:
-        """The hover text now shown, "" when none."""
-        return self._tooltip
-
-    def _set_tooltip(self, text: str) -> None:
-        if text != self._tooltip:
-            self._tooltip = text
-            self.tooltipChanged.emit(text)
-
-    def hover(self, cell: Cell | None, global_pos: QPoint | None = None) -> str:
-        """Show the tooltip for ``cell`` (None hides it); returns its text."""
-        self._hovered = cell
-        if cell is None:
-            self._set_tooltip("")
-            QToolTip.hideText()
-        else:
-            self._hover_pos = global_pos or QCursor.pos()
-            text = self.tooltip_for(cell)  # host records answer at once, through _on_thread_arrived
-            self._set_tooltip(text)
-            QToolTip.showText(self._hover_pos, text, self.view)
-        self.cellHovered.emit(cell)
-        return self._tooltip
-
-    def hovered(self) -> Cell | None:
-        return self._hovered
-
-    def _on_thread_arrived(self, recording: Recording, row: int, _thread: dict[str, Any]) -> None:
-        """A thread's record arrived: rewrite the hovered cell's tooltip if it is that thread."""
-        cell = self._hovered
-        if recording is not self._recording or cell is None or self.row_of(cell) != row:
-            return
-        self._set_tooltip(self.tooltip_for(cell))
-        if QToolTip.isVisible():
-            QToolTip.showText(self._hover_pos, self._tooltip, self.view)
-        self.cellHovered.emit(cell)
-
     def pin(self, cell: Cell) -> None:
         """Select ``cell``'s thread: outline it and tell the inspector."""
         if cell.plane != self._plane:
@@ -718,37 +551,14 @@ class IndexMap(QWidget):
         )
 
     def _style_pin_marker(self) -> None:
-        size = PIN_MARKER_PX[1] if self._presentation else PIN_MARKER_PX[0]
-        pen = pg.mkPen(self._palette.selection, width=6 if self._presentation else 3)
-        self._pinMarker.setSize(size)
-        self._pinMarker.setPen(pen)
+        self._pinMarker.set_style(self._palette.selection, self._presentation)
 
     def pin_marker(self) -> tuple[float, float, bool]:
         """(screen size in pixels, pen width, visible) of the pinned thread's ring: for tests."""
-        return (
-            float(self._pinMarker.opts["size"]),
-            float(self._pinMarker.opts["pen"].widthF()),
-            self._pinMarker.isVisible(),
-        )
+        return self._pinMarker.describe()
 
     def pinned(self) -> Cell | None:
         return self._pinned
-
-    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
-        if not self._tiles or not self.plot.sceneBoundingRect().contains(scene_pos):
-            return
-        point = self.plot.vb.mapSceneToView(scene_pos)
-        cell = self.cell_at(point.x(), point.y())
-        global_pos = self.view.mapToGlobal(self.view.mapFromScene(scene_pos))
-        self.hover(cell, global_pos)
-
-    def _on_mouse_clicked(self, event: Any) -> None:
-        if event.button() != Qt.MouseButton.LeftButton or not self._tiles:
-            return
-        point = self.plot.vb.mapSceneToView(event.scenePos())
-        cell = self.cell_at(point.x(), point.y())
-        if cell is not None:
-            self.pin(cell)
 
     def _show_z_controls(self, visible: bool) -> None:
         for w in (self.zLabel, self.zSlice, self.tiledCheck):

@@ -224,6 +224,7 @@ class MainWindow(QMainWindow):
         )
         s.exportFinished.connect(lambda written: status.showMessage(f"Saved {written}", 8000))
         s.exportFailed.connect(self._on_export_failed)
+        s.openFailed.connect(lambda path, exc: dialogs.open_failed(self, path, exc))
 
     def _apply_settings(self, s: AppSettings) -> None:
         self.launchPanel.set_config(s.config)
@@ -300,7 +301,25 @@ class MainWindow(QMainWindow):
         if self.session.cancel():
             self._say_busy("Cancelling…")
 
+    def open_record(self, path: str | Path | None = None) -> bool:
+        """File → Open record: a saved .npz shown as when it was recorded; with ``path`` no
+        dialog is shown (tests, scripts). False when nothing was opened."""
+        if path is None:
+            start = Path(self.settings.export_dir or Path.home())
+            path = dialogs.ask_open_path(self, "Open a record", start, "simtviz records (*.npz)")
+            if path is None:
+                return False
+        if not self.session.open_record(Path(path)):
+            self.statusBar().showMessage("Busy: open the record when the run has finished.", 5000)
+            return False
+        self._say_busy(f"Opening {Path(path).name} …")
+        return True
+
     def _on_recorded(self, recording: Recording) -> None:
+        opened = self.session.opened_from
+        if opened is not None:
+            # The launch panel shows the recorded launch, so Run repeats it.
+            self.launchPanel.set_config(recording.config)
         wall = recording.timings_ms.get("wall_ms")
         kernel = recording.timings_ms.get("kernel_ms")
         parts = [f"Last run: {recording.config.launch_line('kernel', '')[:-2]}"]
@@ -308,7 +327,10 @@ class MainWindow(QMainWindow):
             parts.append(f"kernel {kernel:.3f} ms")
         if wall is not None:
             parts.append(f"launch {format_duration(wall / 1000)}")
-        parts.append(f"Run → map {format_duration(self.session.seconds_since_run())}")
+        if opened is not None:
+            parts.append(f"opened from {opened.name}")
+        else:
+            parts.append(f"Run → map {format_duration(self.session.seconds_since_run())}")
         self.lastRunLabel.setText(", ".join(parts))
         self.lastRunLabel.setToolTip(", ".join(parts))
         verification = recording.verification

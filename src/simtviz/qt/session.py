@@ -22,7 +22,7 @@ from simtviz.backends.record import RecordRequest as BackendRecordRequest
 from simtviz.core.errors import BackendUnavailable, Cancelled
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.maps import MapImages, is_device, map_images
-from simtviz.core.recording import Recording
+from simtviz.core.recording import Recording, load_npz
 from simtviz.core.window import choose_window
 from simtviz.jobs import Job
 from simtviz.qt.settings import APP_BUDGET_THREADS
@@ -30,6 +30,7 @@ from simtviz.qt.worker_bridge import WorkerBridge
 
 RECORD = "record"
 VECADD = "vecadd"
+OPEN = "open"  # reading a saved record
 EXPORT = "export"  # writing the records to a file: runStarted/runProgress carry this name
 # Threads fetched from a device recording are kept (a few hundred bytes each) up to this many.
 MAX_CACHED_THREADS = 10_000
@@ -92,6 +93,7 @@ class RunSession(QObject):
     fetchFailed = Signal(object, str)  # exception, traceback
     exportFinished = Signal(object)  # Path written
     exportFailed = Signal(object)  # exception
+    openFailed = Signal(object, object)  # Path, exception
 
     def __init__(
         self,
@@ -101,6 +103,7 @@ class RunSession(QObject):
     ) -> None:
         super().__init__(parent)
         self._recording: Recording | None = None
+        self._opened_from: Path | None = None
         self._info: BackendInfo | None = None
         self._no_backend = False
         self._closing = False
@@ -183,10 +186,11 @@ class RunSession(QObject):
         self.bridge.cancel()
         return True
 
-    def _on_result(self, experiment: str, result: Any) -> None:
+    def _on_result(self, experiment: str, result: Any, opened_from: Path | None = None) -> None:
         if self._closing:
             return
         if experiment == RECORD:
+            self._opened_from = opened_from
             self._recording = result
             self._images, self._threads, self._fetching = None, {}, {}
             self.recordingChanged.emit(result)
@@ -312,6 +316,26 @@ class RunSession(QObject):
         )
         job.append(submitted)
         return target
+
+    def open_record(self, path: Path) -> bool:
+        """Read a saved record (``simtviz record`` / export .npz) on the worker and show it as the
+        current recording, as it was recorded (its launch, window and backend); ``openFailed``
+        when the file is not one. False while busy."""
+        if self.bridge.busy:
+            return False
+        self._started = time.perf_counter()
+        self.bridge.submit(
+            OPEN,
+            lambda _backend, _progress: load_npz(path),
+            on_result=lambda recording: self._on_result(RECORD, recording, opened_from=path),
+            on_error=lambda exc, _tb: self.openFailed.emit(path, exc),
+        )
+        return True
+
+    @property
+    def opened_from(self) -> Path | None:
+        """The file the current recording was read from; None for a run."""
+        return self._opened_from
 
     # --- closing ----------------------------------------------------------------------------
     def close(self, timeout: float = 1.5) -> bool:

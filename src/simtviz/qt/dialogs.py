@@ -238,7 +238,8 @@ def ask_save_path(parent: QWidget | None, title: str, start: Path, suffix: str, 
 def open_failed(parent: QWidget | None, path: Path, exc: BaseException) -> QMessageBox:
     """A file that is not a simtviz record (or not readable): say which file and why, in words."""
     if isinstance(exc, KeyError):
-        why = f"it has no {exc} array (is it a file from `simtviz record` or File → Export?)"
+        key = str(exc.args[0]).split(" ")[0] if exc.args else "expected"  # numpy: "K is not a file …"
+        why = f"it has no '{key}' array (is it a file from `simtviz record` or File → Export?)"
     elif isinstance(exc, ValueError) and "pickle" in str(exc).lower():
         why = "it holds Python objects, which simtviz never loads (a record holds only numbers)"
     elif isinstance(exc, FileNotFoundError):

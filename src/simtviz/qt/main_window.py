@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QRect, QSettings, QSize, Qt
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QResizeEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -390,6 +390,18 @@ class MainWindow(QMainWindow):
         self._narrow = None
         self._arrange()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # The frame (title bar, borders) is known once shown: keep all of it on the screen.
+        screen = self.screen()
+        if screen is not None and not self.isFullScreen():
+            available, frame = screen.availableGeometry(), self.frameGeometry()
+            if not available.contains(frame):
+                extra = QSize(frame.width() - self.width(), frame.height() - self.height())
+                inner = fit_to_screen(available, available.size() - extra)
+                self.resize(inner.size().boundedTo(self.size()))
+                self.move(available.topLeft())
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._arrange()
@@ -417,7 +429,7 @@ class MainWindow(QMainWindow):
         self._mapSplitter.setSizes([launch, width - launch])
         if narrow:
             height = max(self.height(), 400)
-            inner.setSizes([int(height * 0.66), int(height * 0.34)])
+            inner.setSizes([int(height * 0.7), int(height * 0.3)])
         else:
             rest = width - launch
             inner.setSizes([rest - int(rest * 0.32), int(rest * 0.32)])

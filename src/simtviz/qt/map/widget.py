@@ -363,11 +363,9 @@ class IndexMap(CellsMixin, QWidget):
             assert self._recording is not None
             z = self._recording.window.origin[2] + plane
             bz = self._recording.config.block.z
-            caption = pg.TextItem(
-                f"z = {z}  (blockIdx.z {z // bz}, threadIdx.z {z % bz})",
-                color=self._palette.foreground,
-                anchor=(0, 1),
-            )
+            # Short enough for a narrow tile; blockIdx.z and threadIdx.z in its tooltip and the z row.
+            caption = pg.TextItem(f"z = {z}", color=self._palette.foreground, anchor=(0, 1))
+            caption.setToolTip(f"z = {z}: blockIdx.z {z // bz}, threadIdx.z {z % bz}")
             caption_font = QFont()
             caption_font.setPointSize(14 if self._presentation else 10)
             caption_font.setBold(True)
@@ -496,7 +494,15 @@ class IndexMap(CellsMixin, QWidget):
         for tile in self._tiles:
             rect = rect.united(QRectF(tile.origin[0] - 0.5, tile.origin[1] - 0.5, cols, rows))
         if self.is_tiled():
-            rect.setTop(rect.top() - caption_band(rows))
+            # The captions are sized in pixels: enough rows above the first tiles to hold them
+            # at the scale this view will have (b rows hold h px when b ≥ h / scale).
+            h = max((t.caption.boundingRect().height() for t in self._tiles if t.caption), default=0.0)
+            view = self.plot.vb.size()
+            span_rows, span_cols = rect.height(), rect.width()
+            need = caption_band(rows)
+            if view.height() > h > 0:
+                need = max(need, h * span_rows / (view.height() - h), h * span_cols / max(view.width(), 1.0))
+            rect.setTop(rect.top() - need)
         return rect
 
     def _fit_rect(self, rect: QRectF) -> None:

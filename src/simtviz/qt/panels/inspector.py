@@ -49,9 +49,9 @@ class ThreadInspector(QWidget):
             "Pin a thread by its indices: blockIdx then threadIdx (x[,y[,z]] each, e.g. 1,2 3,0),\n"
             "or one global linear index (e.g. 42). Press Enter."
         )
-        self.goToEdit.returnPressed.connect(self.go_to)
+        self.goToEdit.returnPressed.connect(lambda: self.go_to())
         self.goToButton = QPushButton("Go", objectName="goToButton")
-        self.goToButton.clicked.connect(self.go_to)
+        self.goToButton.clicked.connect(lambda: self.go_to())
         top.addWidget(self.goToEdit, stretch=1)
         top.addWidget(self.goToButton)
         layout.addLayout(top)
@@ -159,7 +159,8 @@ class ThreadInspector(QWidget):
         )
         # The worked formulas first: they are what the class reads; the raw values follow.
         formulas = "".join(_formula_html(line) for line in formula_lines(recording.config, t))
-        head = f"<p><i>{html.escape(where)}</i></p>" if where else ""
+        # Under the map every line counts: the formulas say where the thread is.
+        head = f"<p><i>{html.escape(where)}</i></p>" if where and not self._wide else ""
         if self._wide:  # under the map: wide and short, so the values go in one paragraph
             values = " · ".join(
                 f"<b>{html.escape(k)}</b> {html.escape(v)}" for k, v in value_lines(recording, t)

@@ -144,10 +144,9 @@ class MainWindow(QMainWindow):
         summary = QHBoxLayout()
         self.lastRunLabel = QLabel("No run yet", objectName="lastRunLabel")
         self.lastRunLabel.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.verificationLabel = QLabel("", objectName="verificationLabel")
-        self.verificationLabel.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        summary.addWidget(self.lastRunLabel, stretch=3)
-        summary.addWidget(self.verificationLabel, stretch=1)
+        self.verificationLabel = QLabel("", objectName="verificationLabel")  # short: shown whole
+        summary.addWidget(self.lastRunLabel, stretch=1)
+        summary.addWidget(self.verificationLabel)
         centre_layout.addLayout(summary)
         centre_layout.addWidget(self.progressPanel)
         centre_layout.addWidget(self.exportProgress)

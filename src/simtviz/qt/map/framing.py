@@ -43,13 +43,21 @@ def start_rect(
 
 def caption_band(rows: int) -> int:
     """Rows of room above each tile for its caption (kept in view by Fit)."""
-    return max(2, math.ceil(rows * 0.3))
+    return max(2, math.ceil(rows * 0.5))
 
 
-def tile_offsets(count: int, rows: int, cols: int, base: tuple[float, float]) -> list[tuple[float, float]]:
-    """Where each of ``count`` tiles (z-planes) starts, in a near-square arrangement."""
-    across = math.ceil(math.sqrt(count))
+def tile_offsets(
+    count: int, rows: int, cols: int, base: tuple[float, float], view: tuple[float, float] = (4.0, 3.0)
+) -> list[tuple[float, float]]:
+    """Where each of ``count`` tiles (z-planes) starts: as many across as gives the biggest cells
+    in a view of ``view`` (width, height) pixels, with room between rows for the captions."""
     gap_x, gap_y = max(1, math.ceil(cols * 0.15)), caption_band(rows)
+
+    def cell_px(across: int) -> float:
+        down = math.ceil(count / across)
+        return min(view[0] / (across * (cols + gap_x)), view[1] / (down * (rows + gap_y) + gap_y))
+
+    across = max(range(1, count + 1), key=cell_px)
     return [
         (base[0] + (i % across) * (cols + gap_x), base[1] + (i // across) * (rows + gap_y))
         for i in range(count)

@@ -322,7 +322,8 @@ class IndexMap(CellsMixin, QWidget):
         bx, by = self._base_origin()
         if self.is_tiled():
             shown = list(range(min(planes, MAX_TILES)))
-            offsets = tile_offsets(len(shown), rows, cols, (bx, by))
+            size = self.plot.vb.size()
+            offsets = tile_offsets(len(shown), rows, cols, (bx, by), (size.width(), size.height()))
         else:
             shown, offsets = [self._plane], [(bx, by)]
         categorical = COLOR_FIELDS[self._field]
@@ -396,9 +397,14 @@ class IndexMap(CellsMixin, QWidget):
             self.plot.setLabel("bottom", "threadIdx.x", **style)
         else:
             n = rec.config.rank  # a 3-D launch's plane is laid out by cuda.grid(3)'s x and y
-            each = "each tile: " if self.is_tiled() else ""
-            self.plot.setLabel("left", f"{each}y = cuda.grid({n})[1]", **style)
-            self.plot.setLabel("bottom", f"{each}x = cuda.grid({n})[0]", **style)
+            if self.is_tiled():  # short on the side: a tiled map is often wide and low
+                self.plot.setLabel("left", "y", **style)
+                self.plot.setLabel(
+                    "bottom", f"each tile: x = cuda.grid({n})[0], y = cuda.grid({n})[1]", **style
+                )
+            else:
+                self.plot.setLabel("left", f"y = cuda.grid({n})[1]", **style)
+                self.plot.setLabel("bottom", f"x = cuda.grid({n})[0]", **style)
         self._set_title()
 
     def _set_tile_ticks(self, offsets: list[tuple[float, float]] | None) -> None:

@@ -26,6 +26,7 @@ class CellsMixin:
     _images: Any
     _session: Any
     _tooltip: str
+    _field: str
     _hovered: Any
     _hover_pos: Any
     plot: Any

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QComboBox, QLabel, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox, QWidget
-from qt_helpers import set_launch
+from qt_helpers import RUN_TIMEOUT_MS, set_launch
 
 from simtviz.core.errors import LaunchRejected, SimtvizError
 from simtviz.core.launch import Dim3
@@ -28,7 +28,9 @@ def test_export_writes_png_and_npz_loadable_like_record_output(qtbot, window, ru
     assert png is not None and png.read_bytes().startswith(b"\x89PNG")
     image = QImage(str(png))
     assert image.width() >= 800 and not image.isNull()
-    npz = window.export_records(tmp_path / "records.npz")
+    # Exports run on the worker (the GUI thread never waits for a file): wait for "Saved".
+    with qtbot.waitSignal(window.session.exportFinished, timeout=RUN_TIMEOUT_MS):
+        npz = window.export_records(tmp_path / "records.npz")
     loaded = load_npz(npz)
     assert loaded.config == recording.config
     assert loaded.verification.ok
@@ -38,7 +40,8 @@ def test_export_writes_png_and_npz_loadable_like_record_output(qtbot, window, ru
     with np.load(npz) as data:  # the keys `simtviz record` writes (CONTRACT.md)
         assert data["threadIdx"].shape == (384, 3) and data["threadIdx"].dtype == np.int32
         assert str(data["backend"]) == "sim"
-    csv = window.export_records(tmp_path / "records.csv", fmt="csv")
+    with qtbot.waitSignal(window.session.exportFinished, timeout=RUN_TIMEOUT_MS):
+        csv = window.export_records(tmp_path / "records.csv", fmt="csv")
     lines = csv.read_text().splitlines()
     assert lines[0].startswith("threadIdx.x,") and len(lines) == 385
     # No temporary files left behind.

@@ -182,3 +182,12 @@ def totals_text(config: LaunchConfig) -> str:
         f"Threads: <b>{config.total_threads:,}</b><br>"
         f"Warps per block: <b>{config.warps_per_block:,}</b>{partial}"
     )
+
+
+def backend_words(backend: str) -> str:
+    """A recording's ``backend`` (``sim`` or ``gpu:<device name>``) as the map's title says it."""
+    if backend.startswith("gpu:"):
+        return f"ran on the GPU: {backend[4:]}"
+    if backend.startswith("gpu"):
+        return "ran on the GPU"
+    return "ran on the CUDA simulator (CPU)"

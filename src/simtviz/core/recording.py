@@ -5,6 +5,7 @@ Every value shown comes from the recorded fields; the formulas (``oracle``) only
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ from simtviz.core.window import Window
 # fields only a GPU fills (-1 in the simulator). Both follow schema.COLOR_FIELDS.
 COLOR_FIELDS: dict[str, bool] = {name: spec.categorical for name, spec in SCHEMA_COLORS.items()}
 GPU_ONLY_FIELDS: tuple[str, ...] = tuple(name for name, spec in SCHEMA_COLORS.items() if spec.gpu_only)
+CSV_CHUNK_ROWS = 1 << 16  # rows formatted between two progress reports (~0.1 s each)
 
 
 @dataclass
@@ -110,8 +112,12 @@ class Recording:
             out[name] = np.asarray(get() if callable(get) else value)
         return out
 
-    def save_npz(self, path: str | Path) -> Path:
-        """Write the record in the ``simtviz record`` format (CONTRACT.md), atomically."""
+    def save_npz(self, path: str | Path, progress: Callable[[float], None] | None = None) -> Path:
+        """Write the record in the ``simtviz record`` format (CONTRACT.md), atomically.
+
+        Written one array at a time (what ``np.savez`` does inside) so that ``progress`` (0..1)
+        is called between arrays; it may raise to stop the export (nothing is left behind).
+        """
         arrays = self.host_fields()
         arrays["blockDim"] = np.array(self.config.block.as_tuple(), dtype=np.int64)
         arrays["gridDim"] = np.array(self.config.grid.as_tuple(), dtype=np.int64)
@@ -119,21 +125,36 @@ class Recording:
         arrays["window_origin"] = np.array(self.window.origin, dtype=np.int64)
         arrays["window_size"] = np.array(self.window.size, dtype=np.int64)
         # Compressing a 16-million-thread record takes ~30 s; past a million rows, size loses to time.
-        compress = self.threads <= 1 << 20
+        compression = zipfile.ZIP_DEFLATED if self.threads <= 1 << 20 else zipfile.ZIP_STORED
+        total = sum(a.nbytes for a in arrays.values()) or 1
 
         def write(fh: Any) -> None:
-            (np.savez_compressed if compress else np.savez)(fh, **arrays)  # type: ignore[arg-type]
+            done = 0
+            with zipfile.ZipFile(fh, "w", compression=compression, allowZip64=True) as zf:
+                for name, array in arrays.items():
+                    with zf.open(f"{name}.npy", "w", force_zip64=True) as member:
+                        np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+                    done += array.nbytes
+                    if progress is not None:
+                        progress(done / total)
 
         return atomic_write(path, write)
 
-    def save_csv(self, path: str | Path) -> Path:
-        """One line per thread, columns named as the kernel reads them."""
+    def save_csv(self, path: str | Path, progress: Callable[[float], None] | None = None) -> Path:
+        """One line per thread, columns named as the kernel reads them; written in chunks so that
+        ``progress`` (0..1) is called as it goes (it may raise to stop the export)."""
         h = self.host_fields()
-        table = np.column_stack([h[name] for name in RECORD_FIELDS]).astype(np.int64)
+        table = np.column_stack([h[name].reshape(len(h[name]), -1) for name in RECORD_FIELDS])
+        table = table.astype(np.int64, copy=False)
         header = ",".join(CSV_COLUMNS)
+        rows = len(table)
 
         def write(fh: Any) -> None:
-            np.savetxt(fh, table, fmt="%d", delimiter=",", header=header, comments="")
+            fh.write((header + "\n").encode())
+            for start in range(0, rows, CSV_CHUNK_ROWS):
+                np.savetxt(fh, table[start : start + CSV_CHUNK_ROWS], fmt="%d", delimiter=",")
+                if progress is not None:
+                    progress(min(rows, start + CSV_CHUNK_ROWS) / rows)
 
         return atomic_write(path, write)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from simtviz.core.launch import LaunchConfig
+from simtviz.core.launch import WARP_SIZE, LaunchConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +122,14 @@ def _thread_in_block(f: dict[str, Any], config: LaunchConfig, xp: ModuleType, _h
     return t[:, 0] + t[:, 1] * bx + t[:, 2] * (bx * by)
 
 
+def _global_warp(f: dict[str, Any], config: LaunchConfig, xp: ModuleType, h: bool) -> Any:
+    # "warp" restarts at 0 in every block, so every block looks alike; this numbers the warps
+    # of the whole launch: block linear id × warps per block + warp (a block's last warp may be
+    # partial, and still counts as one).
+    warps_per_block = -(-config.threads_per_block // WARP_SIZE)
+    return _block_linear(f, config, xp, h) * warps_per_block + f["warp"].astype(xp.int64)
+
+
 def _start_order(f: dict[str, Any], _c: LaunchConfig, xp: ModuleType, hardware: bool) -> Any:
     t = f["t_ns"]
     if not hardware:
@@ -143,6 +151,7 @@ COLOR_FIELDS: dict[str, ColorField] = {
     "threadIdx.z": ColorField(False, False, _component("threadIdx", 2)),
     "thread id in block": ColorField(False, False, _thread_in_block),
     "warp": ColorField(True, False, _scalar("warp")),
+    "global warp id": ColorField(True, False, _global_warp),
     "lane": ColorField(False, False, _scalar("laneid")),
     "SM": ColorField(True, True, _scalar("smid")),
     "start order": ColorField(False, True, _start_order),

@@ -27,7 +27,10 @@ class ActionSpec:
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("runAction", "&File", "&Run", "run", ("Ctrl+R", "F5"), "Run"),
+    ActionSpec(
+        "openAction", "&File", "&Open record…", "open_record", ("Ctrl+O",), "Open a saved record (.npz)"
+    ),
+    ActionSpec("runAction", "&File", "&Run", "run", ("Ctrl+R", "F5"), "Run", separator_before=True),
     ActionSpec("cancelAction", "&File", "&Cancel run", "cancel", ("Esc",), "Cancel the run"),
     ActionSpec(
         "exportPngAction",

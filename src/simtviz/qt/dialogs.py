@@ -233,3 +233,31 @@ def ask_save_path(parent: QWidget | None, title: str, start: Path, suffix: str, 
         return None
     path = Path(name)
     return path if path.suffix else path.with_suffix(f".{suffix}")
+
+
+def open_failed(parent: QWidget | None, path: Path, exc: BaseException) -> QMessageBox:
+    """A file that is not a simtviz record (or not readable): say which file and why, in words."""
+    if isinstance(exc, KeyError):
+        key = str(exc.args[0]).split(" ")[0] if exc.args else "expected"  # numpy: "K is not a file …"
+        why = f"it has no '{key}' array (is it a file from `simtviz record` or File → Export?)"
+    elif isinstance(exc, ValueError) and "pickle" in str(exc).lower():
+        why = "it holds Python objects, which simtviz never loads (a record holds only numbers)"
+    elif isinstance(exc, FileNotFoundError):
+        why = "there is no such file"
+    else:
+        why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    box = _message(
+        parent,
+        QMessageBox.Icon.Warning,
+        "Could not open the record",
+        f"{path.name} is not a simtviz record that can be shown: {why}.",
+        "openErrorDialog",
+        informative="Open a .npz file written by `simtviz record` or File → Export records as NPZ.",
+    )
+    box.open()
+    return box
+
+
+def ask_open_path(parent: QWidget | None, title: str, start: Path, filters: str) -> Path | None:
+    name, _ = QFileDialog.getOpenFileName(parent, title, str(start), filters)
+    return Path(name) if name else None

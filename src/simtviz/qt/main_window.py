@@ -12,12 +12,23 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QCloseEvent, QIcon
-from PySide6.QtWidgets import QLabel, QMainWindow, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QRect, QSettings, QSize, Qt
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QResizeEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from simtviz import __version__
-from simtviz.backends.base import Backend
+from simtviz.backends.base import Backend, BackendInfo
+from simtviz.core.errors import Cancelled
 from simtviz.core.estimates import format_duration
 from simtviz.core.files import ExportError
 from simtviz.core.recording import Recording
@@ -28,13 +39,28 @@ from simtviz.qt.panels.inspector import ThreadInspector
 from simtviz.qt.panels.launch import LaunchPanel
 from simtviz.qt.panels.progress import ProgressPanel
 from simtviz.qt.panels.window import RecordingWindowPanel
-from simtviz.qt.session import RECORD, RecordRequest, RunSession
+from simtviz.qt.session import EXPORT, RECORD, RecordRequest, RunSession
 from simtviz.qt.settings import AppSettings, default_qsettings, load_settings, save_settings
 from simtviz.qt.tabs import TABS
 from simtviz.qt.theme import PALETTES, point_size, stylesheet
 from simtviz.resources import ResourceNotFound, resource_path
 
 log = logging.getLogger(__name__)
+
+PREFERRED_SIZE = QSize(1500, 900)
+# Below this width per point of font size the inspector goes under the map (1280 px at 20 pt is
+# narrow: beside the map it would leave the map ~300 px; under it the map keeps the width).
+NARROW_PX_PER_PT = 80
+
+
+def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
+    """The window's first geometry: ``wanted``, shrunk to the screen's available area and centred
+    in it (a 1280 × 720 projector gets a window that fits, title bar and status bar included)."""
+    width = min(wanted.width(), available.width())
+    height = min(wanted.height(), available.height())
+    x = available.x() + (available.width() - width) // 2
+    y = available.y() + (available.height() - height) // 2
+    return QRect(x, y, width, height)
 
 
 class MainWindow(QMainWindow):
@@ -64,9 +90,14 @@ class MainWindow(QMainWindow):
         self.cancelAction = self.menuActions["cancelAction"]
         self._wire()
         self._apply_settings(self.settings)
-        self.resize(1500, 900)
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        available = screen.availableGeometry() if screen is not None else QRect(0, 0, 1500, 900)
+        self.setGeometry(fit_to_screen(available))
         if self.settings.geometry is not None:
             self.restoreGeometry(self.settings.geometry)
+            # A geometry saved on a larger monitor must not spill off the projector.
+            if not available.contains(self.frameGeometry()):
+                self.setGeometry(fit_to_screen(available, self.size()))
         if self.settings_warning:
             self.statusBar().showMessage(f"Warning: {self.settings_warning}", 15000)
 
@@ -83,11 +114,23 @@ class MainWindow(QMainWindow):
         scroll = QScrollArea(objectName="launchScroll")
         scroll.setWidget(left)
         scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(380)
+        # No minimum width: on a projector the panel may be narrowed or collapsed (drag the
+        # splitter handle, or View → Launch panel) so that the map gets the room.
+        scroll.setMinimumWidth(0)
+        # Contents follow the panel's width (labels wrap) instead of scrolling sideways, where
+        # the z column of the spin boxes used to end up out of view.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         self.indexMap = IndexMap(session)
+        # Which backend ran sits over the map, where the eye is (the map's title and exported
+        # PNGs also name it): a status-bar corner is cut off or missed on a projector.
+        self.backendLabel = QLabel("Starting the backend…", objectName="backendLabel")
+        self.indexMap.set_badge(self.backendLabel)
         self.progressPanel = ProgressPanel(session, RECORD, self._describe_run)
-        centre = QWidget()
+        self.exportProgress = ProgressPanel(
+            session, EXPORT, self._describe_export, name="exportProgress", cancel_name="exportCancelButton"
+        )
+        centre = QWidget(objectName="mapColumn")
         centre_layout = QVBoxLayout(centre)
         centre_layout.setContentsMargins(0, 0, 0, 0)
         # Over the map, in words, when only part of the launch recorded.
@@ -96,17 +139,37 @@ class MainWindow(QMainWindow):
         self.windowMessage.setVisible(False)
         centre_layout.addWidget(self.windowMessage)
         centre_layout.addWidget(self.indexMap, stretch=1)
+        # The last run's summary under the map (its full text in the tooltip): in the status bar
+        # it pushed the messages off the screen's edge.
+        summary = QHBoxLayout()
+        self.lastRunLabel = QLabel("No run yet", objectName="lastRunLabel")
+        self.lastRunLabel.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.verificationLabel = QLabel("", objectName="verificationLabel")  # short: shown whole
+        summary.addWidget(self.lastRunLabel, stretch=1)
+        summary.addWidget(self.verificationLabel)
+        centre_layout.addLayout(summary)
         centre_layout.addWidget(self.progressPanel)
+        centre_layout.addWidget(self.exportProgress)
 
         self.inspector = ThreadInspector(session)
-        self.inspector.setMinimumWidth(300)
+        self.inspector.setMinimumWidth(0)
 
+        # [launch | [map | inspector]]; the inner splitter turns vertical (inspector below the
+        # map) when the window is narrow for its font size (see _arrange).
+        inner = QSplitter(Qt.Orientation.Horizontal, objectName="mapInspectorSplitter")
+        inner.addWidget(centre)
+        inner.addWidget(self.inspector)
+        inner.setStretchFactor(0, 1)
+        inner.setStretchFactor(1, 0)
+        inner.setCollapsible(0, False)
         splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mapSplitter")
-        for widget, stretch in ((scroll, 0), (centre, 1), (self.inspector, 0)):
-            splitter.addWidget(widget)
-            splitter.setStretchFactor(splitter.count() - 1, stretch)
-        splitter.setSizes([430, 720, 380])
-        self._launchScroll, self._mapSplitter = scroll, splitter
+        splitter.addWidget(scroll)
+        splitter.addWidget(inner)
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
+        splitter.setCollapsible(1, False)
+        self._launchScroll, self._mapSplitter, self._innerSplitter = scroll, splitter, inner
+        self._narrow: bool | None = None
 
         self.tabs = QTabWidget(objectName="mainTabs")
         self.tabs.addTab(splitter, "Index map")
@@ -117,17 +180,18 @@ class MainWindow(QMainWindow):
                 log.exception("the %s tab failed to start", tab.title)
                 continue
             setattr(self, tab.attribute, widget)
-            self.tabs.addTab(widget, tab.title)
+            # In a scroll area: a tall tab must not set the window's minimum size (the window
+            # has to fit a 1280 × 720 projector whichever tab is open).
+            holder = QScrollArea(objectName=f"{tab.attribute}Scroll")
+            holder.setWidget(widget)
+            holder.setWidgetResizable(True)
+            holder.setFrameShape(QScrollArea.Shape.NoFrame)
+            self.tabs.addTab(holder, tab.title)
         self.setCentralWidget(self.tabs)
 
     def _build_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.backendLabel = QLabel("Starting the backend…", objectName="backendLabel")
-        self.lastRunLabel = QLabel("No run yet", objectName="lastRunLabel")
-        self.verificationLabel = QLabel("", objectName="verificationLabel")
-        bar.addPermanentWidget(self.lastRunLabel)
-        bar.addPermanentWidget(self.verificationLabel)
-        bar.addPermanentWidget(self.backendLabel)
+        # Only passing messages live here now, so they get the bar's whole width.
+        self.statusBar().setSizeGripEnabled(False)
 
     # --- wiring ----------------------------------------------------------------------------------
     def _wire(self) -> None:
@@ -143,19 +207,23 @@ class MainWindow(QMainWindow):
             lambda cell: self.inspector.show_cell(cell, self.indexMap.row_of(cell))
         )
         self.indexMap.cellHovered.connect(self._on_hovered)
+        self.inspector.goToRequested.connect(self.indexMap.pin)
         self.indexMap.planeChanged.connect(lambda _z: self.inspector.clear())
         self.indexMap.tiledCheck.toggled.connect(self.menuActions["tiledAction"].setChecked)
         for signal in (s.busyChanged, s.backendReady, s.backendFailed):
             signal.connect(lambda *_: self.menuActions["runAction"].setEnabled(s.can_run))
-        s.backendReady.connect(lambda info: self.backendLabel.setText(info.label))
+        s.backendReady.connect(self._on_backend_ready)
         s.backendFailed.connect(self._on_backend_failed)
+        self._busy_messages: set[str] = set()
+        s.busyChanged.connect(self._on_busy)
         s.recordingChanged.connect(self._on_recorded)
         s.runFailed.connect(self._on_run_failed)
         s.fetchFailed.connect(
             lambda exc, _tb: status.showMessage(f"Could not read the record from the GPU: {exc}", 10000)
         )
         s.exportFinished.connect(lambda written: status.showMessage(f"Saved {written}", 8000))
-        s.exportFailed.connect(lambda exc: dialogs.export_failed(self, exc))
+        s.exportFailed.connect(self._on_export_failed)
+        s.openFailed.connect(lambda path, exc: dialogs.open_failed(self, path, exc))
 
     def _apply_settings(self, s: AppSettings) -> None:
         self.launchPanel.set_config(s.config)
@@ -180,6 +248,12 @@ class MainWindow(QMainWindow):
         self.windowPanel.set_budget(threads)
 
     # --- the backend -------------------------------------------------------------------------------
+    def _on_backend_ready(self, info: BackendInfo) -> None:
+        # Short words in the badge over the map; the device's details in its tooltip.
+        name = info.label.split(" — ")[0]
+        self.backendLabel.setText(f"GPU: {name}" if info.kind == "gpu" else "CUDA simulator")
+        self.backendLabel.setToolTip(info.label)
+
     def _on_backend_failed(self, exc: BaseException, tb: str) -> None:
         """No backend (e.g. ``--backend gpu`` without a driver): say so and offer the simulator."""
         self.backendLabel.setText(f"No backend: {exc}")
@@ -204,7 +278,16 @@ class MainWindow(QMainWindow):
         config = self.launchPanel.config()
         request = RecordRequest(config, force, self.windowPanel.budget(), self.windowPanel.origin())
         if self.session.record(request):
-            self.statusBar().showMessage(f"Running {config.launch_line()} …")
+            self._say_busy(f"Running {config.launch_line()} …")
+
+    def _on_export_failed(self, exc: BaseException) -> None:
+        if isinstance(exc, Cancelled):
+            self.statusBar().showMessage("Export cancelled: no file was written.", 8000)
+        else:
+            dialogs.export_failed(self, exc)
+
+    def _describe_export(self, target: Path) -> tuple[str, float | None]:
+        return f"Writing {Path(target).name}", None
 
     def _describe_run(self, request: RecordRequest) -> tuple[str, float | None]:
         # Every thread runs, recorded or not: the estimate is for the whole launch.
@@ -215,9 +298,27 @@ class MainWindow(QMainWindow):
 
     def cancel(self) -> None:
         if self.session.cancel():
-            self.statusBar().showMessage("Cancelling…")
+            self._say_busy("Cancelling…")
+
+    def open_record(self, path: str | Path | None = None) -> bool:
+        """File → Open record: a saved .npz shown as when it was recorded; with ``path`` no
+        dialog is shown (tests, scripts). False when nothing was opened."""
+        if path is None:
+            start = Path(self.settings.export_dir or Path.home())
+            path = dialogs.ask_open_path(self, "Open a record", start, "simtviz records (*.npz)")
+            if path is None:
+                return False
+        if not self.session.open_record(Path(path)):
+            self.statusBar().showMessage("Busy: open the record when the run has finished.", 5000)
+            return False
+        self._say_busy(f"Opening {Path(path).name} …")
+        return True
 
     def _on_recorded(self, recording: Recording) -> None:
+        opened = self.session.opened_from
+        if opened is not None:
+            # The launch panel shows the recorded launch, so Run repeats it.
+            self.launchPanel.set_config(recording.config)
         wall = recording.timings_ms.get("wall_ms")
         kernel = recording.timings_ms.get("kernel_ms")
         parts = [f"Last run: {recording.config.launch_line('kernel', '')[:-2]}"]
@@ -225,8 +326,12 @@ class MainWindow(QMainWindow):
             parts.append(f"kernel {kernel:.3f} ms")
         if wall is not None:
             parts.append(f"launch {format_duration(wall / 1000)}")
-        parts.append(f"Run → map {format_duration(self.session.seconds_since_run())}")
+        if opened is not None:
+            parts.append(f"opened from {opened.name}")
+        else:
+            parts.append(f"Run → map {format_duration(self.session.seconds_since_run())}")
         self.lastRunLabel.setText(", ".join(parts))
+        self.lastRunLabel.setToolTip(", ".join(parts))
         verification = recording.verification
         self.verificationLabel.setText(verification.summary() if verification else "not verified")
         self.verificationLabel.setStyleSheet("" if verification and verification.ok else "color: #d32f2f;")
@@ -261,6 +366,18 @@ class MainWindow(QMainWindow):
             text = f"threadIdx {t['threadIdx']}, blockIdx {t['blockIdx']}" if t else "…"
             self.statusBar().showMessage(text, 3000)
 
+    def _on_busy(self, busy: bool) -> None:
+        """A run or export ended (result, error, cancel or a No to "Run it anyway?"): its
+        "Running …" line must not stay behind as if it were still going."""
+        if not busy and self.statusBar().currentMessage() in self._busy_messages:
+            self.statusBar().clearMessage()
+        if not busy:
+            self._busy_messages.clear()
+
+    def _say_busy(self, text: str) -> None:
+        self._busy_messages.add(text)
+        self.statusBar().showMessage(text)
+
     # --- view --------------------------------------------------------------------------------------
     def _restyle(self) -> None:
         # The font size goes into the style sheet: with a style sheet set, Qt no longer passes
@@ -269,23 +386,61 @@ class MainWindow(QMainWindow):
         self.setStyleSheet(stylesheet(self.settings.theme) + f"\nQWidget {{ font-size: {size}pt; }}\n")
         self.inspector.set_point_size(size)
         self.indexMap.apply_style(PALETTES[self.settings.theme], self.settings.presentation)
-        self._fit_launch_panel()
+        self._narrow = None
+        self._arrange()
 
-    def _fit_launch_panel(self) -> None:
-        """Keep the launch panel as wide as its contents at the current font size (at 20 pt the
-        spin boxes would otherwise be cut off at the right), taking the room from the map."""
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # The frame (title bar, borders) is known once shown: keep all of it on the screen.
+        screen = self.screen()
+        if screen is not None and not self.isFullScreen():
+            available, frame = screen.availableGeometry(), self.frameGeometry()
+            if not available.contains(frame):
+                extra = QSize(frame.width() - self.width(), frame.height() - self.height())
+                inner = fit_to_screen(available, available.size() - extra)
+                self.resize(inner.size().boundedTo(self.size()))
+                self.move(available.topLeft())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange()
+
+    def is_narrow(self) -> bool:
+        """True when the inspector sits under the map (a narrow window for its font size)."""
+        return self.width() < NARROW_PX_PER_PT * point_size(self.settings.presentation)
+
+    def _arrange(self) -> None:
+        """Share the width between launch panel, map and inspector for this window and font.
+
+        Wide: [launch | map | inspector]. Narrow (1280 px in presentation mode): the inspector
+        goes under the map, so the map and the worked formulas both get the full width beside
+        the launch panel. No panel sets a minimum width: the window always fits 1024 × 640.
+        """
+        narrow = self.is_narrow()
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        width = max(self.width(), 640)
+        inner = self._innerSplitter
+        inner.setOrientation(Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal)
+        self.inspector.set_wide(narrow)
+        launch = self._launch_width(width)
+        self._mapSplitter.setSizes([launch, width - launch])
+        if narrow:
+            height = max(self.height(), 400)
+            inner.setSizes([int(height * 0.7), int(height * 0.3)])
+        else:
+            rest = width - launch
+            inner.setSizes([rest - int(rest * 0.32), int(rest * 0.32)])
+
+    def _launch_width(self, width: int) -> int:
+        """The launch panel's share: its contents' width at this font size, at most 36 % of the window."""
         panel = self._launchScroll.widget()
         panel.ensurePolished()
         for child in panel.findChildren(QWidget):
             child.ensurePolished()
         need = panel.sizeHint().width() + self._launchScroll.verticalScrollBar().sizeHint().width() + 6
-        need = min(max(need, 380), 760)
-        self._launchScroll.setMinimumWidth(need)
-        sizes = self._mapSplitter.sizes()
-        if sizes and sizes[0] < need:
-            sizes[1] = max(200, sizes[1] - (need - sizes[0]))
-            sizes[0] = need
-            self._mapSplitter.setSizes(sizes)
+        return max(220, min(need, int(width * (0.3 if self.is_narrow() else 0.36))))
 
     def set_theme(self, name: str) -> None:
         self.settings.theme = name
@@ -358,8 +513,11 @@ class MainWindow(QMainWindow):
             path = self._ask_path("Export records", fmt, filters)
             if path is None:
                 return None
-        self.statusBar().showMessage(f"Writing the records to {path} …")
-        return self.session.export_records(Path(path), fmt)
+        target = Path(path)
+        if self.session.export_records(target, fmt) is None:
+            return None
+        self._say_busy(f"Writing {target.name} …")
+        return target
 
     # --- closing -----------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

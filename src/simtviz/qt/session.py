@@ -19,17 +19,19 @@ from PySide6.QtCore import QObject, Signal
 
 from simtviz.backends.base import Backend, BackendInfo
 from simtviz.backends.record import RecordRequest as BackendRecordRequest
-from simtviz.core.errors import BackendUnavailable
-from simtviz.core.files import ExportError
+from simtviz.core.errors import BackendUnavailable, Cancelled
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.maps import MapImages, is_device, map_images
-from simtviz.core.recording import Recording
+from simtviz.core.recording import Recording, load_npz
 from simtviz.core.window import choose_window
+from simtviz.jobs import Job
 from simtviz.qt.settings import APP_BUDGET_THREADS
 from simtviz.qt.worker_bridge import WorkerBridge
 
 RECORD = "record"
 VECADD = "vecadd"
+OPEN = "open"  # reading a saved record
+EXPORT = "export"  # writing the records to a file: runStarted/runProgress carry this name
 # Threads fetched from a device recording are kept (a few hundred bytes each) up to this many.
 MAX_CACHED_THREADS = 10_000
 
@@ -67,8 +69,12 @@ def backend_factory(flag: str) -> Callable[[], Backend]:
     return make
 
 
-def _write(recording: Recording, fmt: str, target: Path) -> Path:
-    return recording.save_csv(target) if fmt == "csv" else recording.save_npz(target)
+def _write(
+    recording: Recording, fmt: str, target: Path, progress: Callable[[float], None] | None = None
+) -> Path:
+    if fmt == "csv":
+        return recording.save_csv(target, progress)
+    return recording.save_npz(target, progress)
 
 
 class RunSession(QObject):
@@ -87,6 +93,7 @@ class RunSession(QObject):
     fetchFailed = Signal(object, str)  # exception, traceback
     exportFinished = Signal(object)  # Path written
     exportFailed = Signal(object)  # exception
+    openFailed = Signal(object, object)  # Path, exception
 
     def __init__(
         self,
@@ -96,6 +103,7 @@ class RunSession(QObject):
     ) -> None:
         super().__init__(parent)
         self._recording: Recording | None = None
+        self._opened_from: Path | None = None
         self._info: BackendInfo | None = None
         self._no_backend = False
         self._closing = False
@@ -178,10 +186,11 @@ class RunSession(QObject):
         self.bridge.cancel()
         return True
 
-    def _on_result(self, experiment: str, result: Any) -> None:
+    def _on_result(self, experiment: str, result: Any, opened_from: Path | None = None) -> None:
         if self._closing:
             return
         if experiment == RECORD:
+            self._opened_from = opened_from
             self._recording = result
             self._images, self._threads, self._fetching = None, {}, {}
             self.recordingChanged.emit(result)
@@ -276,28 +285,57 @@ class RunSession(QObject):
         self.fetchFailed.emit(exc, tb)
 
     def export_records(self, target: Path, fmt: str = "npz") -> Path | None:
-        """Write the current recording's records (``fmt`` npz or csv); ``exportFinished`` or
-        ``exportFailed`` follows. Returns the path when written at once (host records), the
-        target while a device recording is copied on the worker, None when it failed at once."""
+        """Write the current recording's records (``fmt`` npz or csv) on the worker, with
+        progress (``runProgress`` of ``EXPORT``) and Cancel; ``exportFinished`` or
+        ``exportFailed`` follows. Host records go the same way: a 57 MB CSV takes seconds to
+        format, and the GUI thread must never wait for it. Returns ``target`` when started,
+        None when there is nothing to write or the worker is busy."""
         rec = self._recording
-        if rec is None:
+        if rec is None or self.bridge.busy:
             return None
-        if is_device(rec):
-            # Copied to the host (pinned, when the backend can) on the worker.
-            self.bridge.submit(
-                "export",
-                lambda backend, _progress: _write(backend.to_host(rec), fmt, target),
-                on_result=self.exportFinished.emit,
-                on_error=lambda exc, _tb: self.exportFailed.emit(exc),
-            )
-            return target
-        try:
-            written = _write(rec, fmt, target)
-        except (ExportError, OSError) as exc:
-            self.exportFailed.emit(exc)
-            return None
-        self.exportFinished.emit(written)
-        return written
+        device = is_device(rec)
+        job: list[Job] = []
+
+        def work(backend: Backend, report: Callable[[float], None]) -> Path:
+            def step(fraction: float) -> None:
+                if job and job[0].cancelled.is_set():
+                    raise Cancelled("export cancelled")  # the half-written file is removed
+                report(fraction)
+
+            # A device record is copied to the host (pinned, when the backend can) here first.
+            host = backend.to_host(rec) if device else rec
+            return _write(host, fmt, target, step)
+
+        self.runStarted.emit(EXPORT, target)
+        submitted = self.bridge.submit(
+            EXPORT,
+            work,
+            on_result=self.exportFinished.emit,
+            on_error=lambda exc, _tb: self.exportFailed.emit(exc),
+            on_progress=lambda fraction: self.runProgress.emit(EXPORT, fraction),
+        )
+        job.append(submitted)
+        return target
+
+    def open_record(self, path: Path) -> bool:
+        """Read a saved record (``simtviz record`` / export .npz) on the worker and show it as the
+        current recording, as it was recorded (its launch, window and backend); ``openFailed``
+        when the file is not one. False while busy."""
+        if self.bridge.busy:
+            return False
+        self._started = time.perf_counter()
+        self.bridge.submit(
+            OPEN,
+            lambda _backend, _progress: load_npz(path),
+            on_result=lambda recording: self._on_result(RECORD, recording, opened_from=path),
+            on_error=lambda exc, _tb: self.openFailed.emit(path, exc),
+        )
+        return True
+
+    @property
+    def opened_from(self) -> Path | None:
+        """The file the current recording was read from; None for a run."""
+        return self._opened_from
 
     # --- closing ----------------------------------------------------------------------------
     def close(self, timeout: float = 1.5) -> bool:

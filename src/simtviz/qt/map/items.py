@@ -201,3 +201,24 @@ class Cell:
     plane: int
     row: int
     col: int
+
+
+class PinRing(pg.ScatterPlotItem):
+    """The pinned thread: a square ring of fixed screen size around its cell, thick in
+    presentation mode, so it is seen from the back of a room however small the cell is drawn."""
+
+    SIZE_PX = (22, 44)  # normal, presentation
+    PEN_PX = (3, 6)
+
+    def __init__(self) -> None:
+        super().__init__(pxMode=True, symbol="s", brush=None)
+        self.setZValue(31)
+        self.setVisible(False)
+
+    def set_style(self, color: str, presentation: bool) -> None:
+        self.setSize(self.SIZE_PX[presentation])
+        self.setPen(pg.mkPen(color, width=self.PEN_PX[presentation]))
+
+    def describe(self) -> tuple[float, float, bool]:
+        """(size in screen pixels, pen width, visible)."""
+        return (float(self.opts["size"]), float(self.opts["pen"].widthF()), self.isVisible())

@@ -15,32 +15,36 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QFont, QPen
+from PySide6.QtCore import QPoint, QPointF, QRectF, Signal
+from PySide6.QtGui import QColor, QFont, QPen
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
     QGraphicsRectItem,
-    QHBoxLayout,
     QLabel,
-    QPushButton,
-    QSlider,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from simtviz.core.files import atomic_write
-from simtviz.core.formulas import tooltip_lines
+from simtviz.core.formulas import backend_words
 from simtviz.core.maps import MapImages, map_images
 from simtviz.core.recording import COLOR_FIELDS, GPU_ONLY_FIELDS, Recording
+from simtviz.qt.map.bar import MapControls
+from simtviz.qt.map.cells import CellsMixin
 from simtviz.qt.map.colours import SEQUENTIAL, colorize
 from simtviz.qt.map.export import render_png
-from simtviz.qt.map.items import BlockBorderItem, Cell, CellImageItem, CellTextItem, Tile
+from simtviz.qt.map.framing import (
+    caption_band,
+    is_elongated,
+    legend_html,
+    start_rect,
+    tile_offsets,
+    tile_ticks,
+)
+from simtviz.qt.map.items import BlockBorderItem, Cell, CellImageItem, CellTextItem, PinRing, Tile
 from simtviz.qt.theme import PALETTES, Palette
 
 if TYPE_CHECKING:
@@ -49,7 +53,7 @@ if TYPE_CHECKING:
 MAX_TILES = 64  # tiled 3-D view: more planes than this are reachable with the slider only
 
 
-class IndexMap(QWidget):
+class IndexMap(CellsMixin, QWidget):
     """``indexMap``: the map, its colour-by choice and, for 3-D launches, the z-slice control."""
 
     threadPinned = Signal(object)  # Cell
@@ -77,37 +81,15 @@ class IndexMap(QWidget):
         self._tooltip = ""
         self._hovered: Cell | None = None
         self._hover_pos = QPoint()
+        self._stretched = False  # "See all" of an elongated map: aspect unlocked
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        bar = QHBoxLayout()
-        bar.addWidget(QLabel("Colour by"))
-        self.colorBy = QComboBox(objectName="colorBy")
-        for name in COLOR_FIELDS:
-            self.colorBy.addItem(name)
-            if name in GPU_ONLY_FIELDS:
-                index = self.colorBy.count() - 1
-                self.colorBy.setItemText(index, name)
-                self.colorBy.setItemData(index, "recorded on a GPU only", Qt.ItemDataRole.ToolTipRole)
-        self.colorBy.currentTextChanged.connect(self.set_color_field)
-        bar.addWidget(self.colorBy)
-        self.zLabel = QLabel("z-plane", objectName="zLabel")
-        self.zSlice = QSlider(Qt.Orientation.Horizontal, objectName="zSlice")
-        self.zSlice.setRange(0, 0)
-        self.zSlice.setPageStep(1)
-        self.zSlice.setMinimumWidth(160)
-        self.zSlice.valueChanged.connect(self.set_plane)
-        self.tiledCheck = QCheckBox("All z-planes", objectName="tiledCheck")
-        self.tiledCheck.setToolTip("Show every z-plane side by side (the slider picks the one inspected)")
-        self.tiledCheck.toggled.connect(self.set_tiled)
-        for w in (self.zLabel, self.zSlice, self.tiledCheck):
-            bar.addWidget(w)
-        bar.addStretch(1)
-        self.fitButton = QPushButton("Fit", objectName="fitButton")
-        self.fitButton.setToolTip("Show the whole map (Ctrl+0)")
-        self.fitButton.clicked.connect(self.fit)
-        bar.addWidget(self.fitButton)
-        layout.addLayout(bar)
+        self.controls = MapControls(self)
+        c = self.controls
+        self.colorBy, self.zLabel, self.zSlice = c.colorBy, c.zLabel, c.zSlice
+        self.tiledCheck, self.fitButton, self.seeAllButton = c.tiledCheck, c.fitButton, c.seeAllButton
+        layout.addWidget(self.controls)
         self.message = QLabel(objectName="mapMessage", wordWrap=True)
         self.message.setVisible(False)
         layout.addWidget(self.message)
@@ -126,6 +108,13 @@ class IndexMap(QWidget):
         )
         self.view.addItem(self.colorBar, row=0, col=1)
         self.colorBar.setVisible(False)  # until a map is shown
+        # Categorical fields: which colour is which id (in the scene, so exported PNGs have it).
+        self.legend = pg.LabelItem("", justify="left")
+        self.legend.setObjectName("mapLegend")
+        self.view.addItem(self.legend, row=0, col=2)
+        self.legend.setVisible(False)
+        self._pinMarker = PinRing()
+        self.plot.addItem(self._pinMarker, ignoreBounds=True)
         self._selection = QGraphicsRectItem()
         self._selection.setZValue(30)
         self._selection.setVisible(False)
@@ -144,6 +133,10 @@ class IndexMap(QWidget):
             session.recordingChanged.connect(self.set_recording)
             session.imagesArrived.connect(self.set_images)
             session.threadArrived.connect(self._on_thread_arrived)
+
+    def set_badge(self, label: QLabel) -> None:
+        """Show ``label`` (the backend) in the map's bar, right of the colour choice."""
+        self.controls.set_badge(label)
 
     # --- contract --------------------------------------------------------------------------
     def current_image(self) -> np.ndarray | None:
@@ -172,6 +165,7 @@ class IndexMap(QWidget):
         self._recording = recording
         self._pinned = None
         self._selection.setVisible(False)
+        self._pinMarker.setVisible(False)
         self._images = {}
         self._pending = None
         self._hovered = None
@@ -225,6 +219,7 @@ class IndexMap(QWidget):
         if changed:
             self._pinned = None
             self._selection.setVisible(False)
+            self._pinMarker.setVisible(False)
             self.planeChanged.emit(z)
 
     def set_tiled(self, tiled: bool) -> None:
@@ -327,11 +322,8 @@ class IndexMap(QWidget):
         bx, by = self._base_origin()
         if self.is_tiled():
             shown = list(range(min(planes, MAX_TILES)))
-            across = math.ceil(math.sqrt(len(shown)))
-            gap_x, gap_y = max(1, math.ceil(cols * 0.12)), max(2, math.ceil(rows * 0.25))
-            offsets = [
-                (bx + (i % across) * (cols + gap_x), by + (i // across) * (rows + gap_y)) for i in shown
-            ]
+            size = self.plot.vb.size()
+            offsets = tile_offsets(len(shown), rows, cols, (bx, by), (size.width(), size.height()))
         else:
             shown, offsets = [self._plane], [(bx, by)]
         categorical = COLOR_FIELDS[self._field]
@@ -341,7 +333,9 @@ class IndexMap(QWidget):
         self.colorBar.setVisible(not categorical)
         if not categorical:
             self.colorBar.setLevels(self._levels)
+        self._update_legend(categorical)
         self._set_axis_labels()
+        self._set_tile_ticks(offsets if self.is_tiled() else None)
         self._highlight_tile()
         self._update_z_label()
 
@@ -369,7 +363,14 @@ class IndexMap(QWidget):
         if self.is_tiled():
             assert self._recording is not None
             z = self._recording.window.origin[2] + plane
+            bz = self._recording.config.block.z
+            # Short enough for a narrow tile; blockIdx.z and threadIdx.z in its tooltip and the z row.
             caption = pg.TextItem(f"z = {z}", color=self._palette.foreground, anchor=(0, 1))
+            caption.setToolTip(f"z = {z}: blockIdx.z {z // bz}, threadIdx.z {z % bz}")
+            caption_font = QFont()
+            caption_font.setPointSize(14 if self._presentation else 10)
+            caption_font.setBold(True)
+            caption.setFont(caption_font)
             caption.setPos(origin[0] - 0.5, origin[1] - 0.5)
             self.plot.addItem(caption)
         return Tile(plane, origin, image, text, borders, caption)
@@ -389,40 +390,129 @@ class IndexMap(QWidget):
         rec = self._recording
         if rec is None:
             return
-        size = "20pt" if self._presentation else "12pt"
+        size = "16pt" if self._presentation else "12pt"
         style = {"color": self._palette.foreground, "font-size": size}
         if rec.config.rank == 1:
             self.plot.setLabel("left", "blockIdx.x (one row per block)", **style)
             self.plot.setLabel("bottom", "threadIdx.x", **style)
         else:
             n = rec.config.rank  # a 3-D launch's plane is laid out by cuda.grid(3)'s x and y
-            self.plot.setLabel("left", f"y = cuda.grid({n})[1]", **style)
-            self.plot.setLabel("bottom", f"x = cuda.grid({n})[0]", **style)
-        self.plot.setTitle(self._title(), color=self._palette.foreground, size=size)
+            if self.is_tiled():  # short on the side: a tiled map is often wide and low
+                self.plot.setLabel("left", "y", **style)
+                self.plot.setLabel(
+                    "bottom", f"each tile: x = cuda.grid({n})[0], y = cuda.grid({n})[1]", **style
+                )
+            else:
+                self.plot.setLabel("left", f"y = cuda.grid({n})[1]", **style)
+                self.plot.setLabel("bottom", f"x = cuda.grid({n})[0]", **style)
+        self._set_title()
+
+    def _set_tile_ticks(self, offsets: list[tuple[float, float]] | None) -> None:
+        """Tiled z-planes: every tile's own x and y (``tile_ticks``); None: pyqtgraph's own."""
+        bottom, left = self.plot.getAxis("bottom"), self.plot.getAxis("left")
+        if offsets is None or self._recording is None or self._shape is None:
+            bottom.setTicks(None)
+            left.setTicks(None)
+            return
+        ox, oy, _ = self._recording.window.origin
+        x_ticks, y_ticks = tile_ticks(offsets, self._shape[1], self._shape[2], (ox, oy))
+        bottom.setTicks([x_ticks, []])
+        left.setTicks([y_ticks, []])
 
     def _title(self) -> str:
         rec = self._recording
         assert rec is not None
-        title = f"{rec.config.launch_line('kernel', '')[:-2]} — coloured by {self._field}"
+        title = f"{rec.config.launch_line('kernel', '')[:-2]} — {self._field}"
         if rec.config.rank == 3 and not self.is_tiled():
             title += f" — z = {rec.window.origin[2] + self._plane}"
-        return title
+        # Which backend ran, on the map itself: it goes into every exported PNG and snapshot.
+        return f"{title}<br>{backend_words(rec.backend)}"
+
+    def _set_title(self) -> None:
+        if self._recording is not None:
+            self.plot.setTitle(
+                self._title(), color=self._palette.foreground, size="14pt" if self._presentation else "11pt"
+            )
+            # pyqtgraph fixes the title row at 30 px: room for both lines, or the map covers the second.
+            height = math.ceil(self.plot.titleLabel.item.boundingRect().height()) + 4
+            self.plot.titleLabel.setMaximumHeight(height)
+            self.plot.layout.setRowFixedHeight(0, height)
+
+    def _update_legend(self, categorical: bool) -> None:
+        """For ids: a colour swatch per id shown, then how colours repeat (``legend_html``)."""
+        known = any((img >= 0).any() for img in self._images.values() if img.size)
+        self.legend.setVisible(categorical and known)
+        if categorical and known:
+            size = "15pt" if self._presentation else "10pt"
+            self.legend.setText(
+                legend_html(self._field, self._levels), color=self._palette.foreground, size=size
+            )
 
     def _highlight_tile(self) -> None:
         for tile in self._tiles:
             if tile.caption is not None:
                 bold = tile.plane == self._plane
                 tile.caption.setColor(self._palette.selection if bold else self._palette.foreground)
-        if self._recording is not None:
-            self.plot.setTitle(
-                self._title(),
-                color=self._palette.foreground,
-                size="20pt" if self._presentation else "12pt",
-            )
+        self._set_title()
+
+    def is_elongated(self) -> bool:
+        """True when the whole map at 1:1 would draw as a thin line in this view."""
+        if self._shape is None or not self._tiles or self.is_tiled():
+            return False
+        view = self.plot.vb.size()
+        return is_elongated(self._shape[1], self._shape[2], view.width(), view.height())
 
     def fit(self) -> None:
-        if self._tiles:
-            self.plot.vb.autoRange(padding=0.02)
+        """The first view of the map: all of it with square cells; for an elongated map (say
+        262,144 × 16 threads) its start, filling the view, and "See all" for the whole."""
+        if not self._tiles:
+            return
+        self._stretched = False
+        self.plot.setAspectLocked(True)
+        elongated = self.is_elongated()
+        self.seeAllButton.setVisible(elongated)
+        if not elongated:
+            self._fit_rect(self._bounds())
+            return
+        assert self._shape is not None
+        view = self.plot.vb.size()
+        left, top = self._tiles[0].origin[0] - 0.5, self._tiles[0].origin[1] - 0.5
+        rect, what = start_rect(left, top, self._shape[1], self._shape[2], view.width(), view.height())
+        self.plot.vb.setRange(rect=rect, padding=0.02)
+        self.seeAllButton.setToolTip(f"Showing {what}; See all stretches the whole map to the view")
+
+    def show_all(self) -> None:
+        """The whole map in the view, stretched when it is elongated (cells no longer square)."""
+        if not self._tiles:
+            return
+        self._stretched = self.is_elongated()
+        self.plot.setAspectLocked(not self._stretched)
+        self._fit_rect(self._bounds())
+
+    def is_stretched(self) -> bool:
+        return self._stretched
+
+    def _bounds(self) -> QRectF:
+        """Every tile, with the tiled captions' band above the first row of tiles."""
+        assert self._shape is not None
+        _, rows, cols = self._shape
+        rect = QRectF()
+        for tile in self._tiles:
+            rect = rect.united(QRectF(tile.origin[0] - 0.5, tile.origin[1] - 0.5, cols, rows))
+        if self.is_tiled():
+            # The captions are sized in pixels: enough rows above the first tiles to hold them
+            # at the scale this view will have (b rows hold h px when b ≥ h / scale).
+            h = max((t.caption.boundingRect().height() for t in self._tiles if t.caption), default=0.0)
+            view = self.plot.vb.size()
+            span_rows, span_cols = rect.height(), rect.width()
+            need = caption_band(rows)
+            if view.height() > h > 0:
+                need = max(need, h * span_rows / (view.height() - h), h * span_cols / max(view.width(), 1.0))
+            rect.setTop(rect.top() - need)
+        return rect
+
+    def _fit_rect(self, rect: QRectF) -> None:
+        self.plot.vb.setRange(rect=rect, padding=0.02)
 
     # --- styling ---------------------------------------------------------------------------
     def apply_style(self, palette: Palette, presentation: bool) -> None:
@@ -443,89 +533,11 @@ class IndexMap(QWidget):
         self._placeholder.setColor(palette.foreground)
         pen = QPen(QColor(palette.selection))
         pen.setCosmetic(True)
-        pen.setWidth(4)
+        pen.setWidth(6 if presentation else 4)
         self._selection.setPen(pen)
+        self._style_pin_marker()
         if self._shape is not None:
             self._rebuild()
-
-    # --- cells, hover and click --------------------------------------------------------------
-    def cell_at(self, view_x: float, view_y: float) -> Cell | None:
-        """The cell under view coordinates (x, y), or None."""
-        if self._shape is None:
-            return None
-        _, rows, cols = self._shape
-        for tile in self._tiles:
-            c = math.floor(view_x - tile.origin[0] + 0.5)
-            r = math.floor(view_y - tile.origin[1] + 0.5)
-            if 0 <= r < rows and 0 <= c < cols:
-                return Cell(tile.plane, r, c)
-        return None
-
-    def cell_view_pos(self, cell: Cell) -> QPoint:
-        """Where ``cell``'s centre is in ``self.view`` (widget pixels): for tests and scripts."""
-        for tile in self._tiles:
-            if tile.plane == cell.plane:
-                scene = self.plot.vb.mapViewToScene(
-                    QPointF(tile.origin[0] + cell.col, tile.origin[1] + cell.row)
-                )
-                return self.view.mapFromScene(scene)
-        raise ValueError(f"plane {cell.plane} is not shown")
-
-    def row_of(self, cell: Cell) -> int:
-        assert self._recording is not None
-        return self._recording.row_of(cell.plane, cell.row, cell.col)
-
-    def thread_of(self, cell: Cell) -> dict[str, Any] | None:
-        """``cell``'s record, or None while the session fetches it (``threadArrived``)."""
-        rec = self._recording
-        assert rec is not None
-        row = self.row_of(cell)
-        if self._session is not None:
-            return self._session.thread_record(row)
-        return rec.thread_at(row)
-
-    def tooltip_for(self, cell: Cell) -> str:
-        rec = self._recording
-        assert rec is not None
-        image = self._images.get(cell.plane)
-        value = "…" if image is None else str(int(image[cell.row, cell.col]))
-        return "<br>".join(tooltip_lines(rec, self._field, value, self.thread_of(cell)))
-
-    def tooltip(self) -> str:
-        """The hover text now shown, "" when none."""
-        return self._tooltip
-
-    def _set_tooltip(self, text: str) -> None:
-        if text != self._tooltip:
-            self._tooltip = text
-            self.tooltipChanged.emit(text)
-
-    def hover(self, cell: Cell | None, global_pos: QPoint | None = None) -> str:
-        """Show the tooltip for ``cell`` (None hides it); returns its text."""
-        self._hovered = cell
-        if cell is None:
-            self._set_tooltip("")
-            QToolTip.hideText()
-        else:
-            self._hover_pos = global_pos or QCursor.pos()
-            text = self.tooltip_for(cell)  # host records answer at once, through _on_thread_arrived
-            self._set_tooltip(text)
-            QToolTip.showText(self._hover_pos, text, self.view)
-        self.cellHovered.emit(cell)
-        return self._tooltip
-
-    def hovered(self) -> Cell | None:
-        return self._hovered
-
-    def _on_thread_arrived(self, recording: Recording, row: int, _thread: dict[str, Any]) -> None:
-        """A thread's record arrived: rewrite the hovered cell's tooltip if it is that thread."""
-        cell = self._hovered
-        if recording is not self._recording or cell is None or self.row_of(cell) != row:
-            return
-        self._set_tooltip(self.tooltip_for(cell))
-        if QToolTip.isVisible():
-            QToolTip.showText(self._hover_pos, self._tooltip, self.view)
-        self.cellHovered.emit(cell)
 
     def pin(self, cell: Cell) -> None:
         """Select ``cell``'s thread: outline it and tell the inspector."""
@@ -537,26 +549,28 @@ class IndexMap(QWidget):
                 x, y = tile.origin[0] + cell.col - 0.5, tile.origin[1] + cell.row - 0.5
                 self._selection.setRect(QRectF(x, y, 1, 1))
                 self._selection.setVisible(True)
+                self._pinMarker.setData([x + 0.5], [y + 0.5])
+                self._style_pin_marker()
+                self._pinMarker.setVisible(True)
+                if not self.plot.vb.viewRect().contains(QPointF(x + 0.5, y + 0.5)):
+                    self._centre_on(x + 0.5, y + 0.5)  # "go to" a thread that is off screen
         self.threadPinned.emit(cell)
+
+    def _centre_on(self, x: float, y: float) -> None:
+        view = self.plot.vb.viewRect()
+        self.plot.vb.setRange(
+            rect=QRectF(x - view.width() / 2, y - view.height() / 2, view.width(), view.height()), padding=0
+        )
+
+    def _style_pin_marker(self) -> None:
+        self._pinMarker.set_style(self._palette.selection, self._presentation)
+
+    def pin_marker(self) -> tuple[float, float, bool]:
+        """(screen size in pixels, pen width, visible) of the pinned thread's ring: for tests."""
+        return self._pinMarker.describe()
 
     def pinned(self) -> Cell | None:
         return self._pinned
-
-    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
-        if not self._tiles or not self.plot.sceneBoundingRect().contains(scene_pos):
-            return
-        point = self.plot.vb.mapSceneToView(scene_pos)
-        cell = self.cell_at(point.x(), point.y())
-        global_pos = self.view.mapToGlobal(self.view.mapFromScene(scene_pos))
-        self.hover(cell, global_pos)
-
-    def _on_mouse_clicked(self, event: Any) -> None:
-        if event.button() != Qt.MouseButton.LeftButton or not self._tiles:
-            return
-        point = self.plot.vb.mapSceneToView(event.scenePos())
-        cell = self.cell_at(point.x(), point.y())
-        if cell is not None:
-            self.pin(cell)
 
     def _show_z_controls(self, visible: bool) -> None:
         for w in (self.zLabel, self.zSlice, self.tiledCheck):

@@ -52,11 +52,14 @@ class LaunchPanel(QWidget):
         for preset in self._presets:
             self.presetCombo.addItem(preset["name"])
         self.presetCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.presetCombo.setMinimumContentsLength(14)
+        self.presetCombo.setMinimumContentsLength(8)
+        self.presetCombo.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # The note goes below the inputs: above them, its coming and going moved every spin box
+        # under the cursor (a click meant for gridDim.y landed on blockDim.y).
         self.presetNote = QLabel(objectName="presetNote", wordWrap=True)
+        self.presetNote.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(QLabel("Preset"))
         layout.addWidget(self.presetCombo)
-        layout.addWidget(self.presetNote)
 
         dims = QGroupBox("kernel[grid, block]")
         grid = QGridLayout(dims)
@@ -71,7 +74,7 @@ class LaunchPanel(QWidget):
                 spin.setValue(1)
                 spin.setAccelerated(True)
                 # Sized to the panel, not to the 10 digits of the maximum: three must fit side by side.
-                spin.setMinimumWidth(70)
+                spin.setMinimumWidth(60)
                 spin.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
                 spin.setToolTip(f"{title}.{axis}: 0 … {SPIN_MAX:,}; invalid values can be tried")
                 spin.valueChanged.connect(self._on_edited)
@@ -85,13 +88,20 @@ class LaunchPanel(QWidget):
         self.runButton.clicked.connect(self.runRequested)
         layout.addWidget(self.runButton)
 
-        self.totals = QLabel(objectName="launchTotals", textFormat=Qt.TextFormat.RichText)
+        # Below the inputs, wrapped to the panel's width: they may grow and shrink while typing
+        # without moving (or widening past the screen) anything above them.
+        self.totals = QLabel(objectName="launchTotals", textFormat=Qt.TextFormat.RichText, wordWrap=True)
         self.warnings = QLabel(objectName="launchWarnings", wordWrap=True, textFormat=Qt.TextFormat.RichText)
-        layout.addWidget(self.totals)
+        for label in (self.totals, self.warnings):
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.warnings)
+        layout.addWidget(self.totals)
+        layout.addWidget(self.presetNote)
 
         layout.addWidget(QLabel("The launch in Python"))
         self.code = QPlainTextEdit(objectName="launchCode", readOnly=True)
+        self.code.setMinimumWidth(0)
+        self.code.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
         self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.code.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard

@@ -77,7 +77,8 @@ class RecordingWindowPanel(QGroupBox):
         )
         self.budgetSpin.valueChanged.connect(self._on_budget)
         grid.addWidget(self.budgetSpin, 0, 1, 1, 3)
-        self.budgetNote = QLabel(budget_text(self.budgetSpin.value()), objectName="budgetNote")
+        self.budgetNote = QLabel(budget_text(self.budgetSpin.value()), objectName="budgetNote", wordWrap=True)
+        self.budgetNote.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         grid.addWidget(self.budgetNote, 1, 1, 1, 3)
 
         grid.addWidget(QLabel("Origin"), 2, 0)
@@ -98,6 +99,10 @@ class RecordingWindowPanel(QGroupBox):
         self.leftButton = QPushButton("◀ Columns", objectName="windowLeft")
         self.rightButton = QPushButton("Columns ▶", objectName="windowRight")
         self.recordButton = QPushButton("Record this window", objectName="windowRecordButton")
+        for button in (self.upButton, self.downButton, self.leftButton, self.rightButton, self.recordButton):
+            # The panel follows the launch panel's width, not the buttons' words at 20 pt.
+            button.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            button.setMinimumWidth(40)
         self.upButton.clicked.connect(lambda: self._move(-1, 0))
         self.downButton.clicked.connect(lambda: self._move(1, 0))
         self.leftButton.clicked.connect(lambda: self._move(0, -1))
@@ -109,6 +114,7 @@ class RecordingWindowPanel(QGroupBox):
         grid.addWidget(self.rightButton, 4, 2, 1, 2)
         grid.addWidget(self.recordButton, 5, 0, 1, 4)
         self.description = QLabel(objectName="windowDescription", wordWrap=True)
+        self.description.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         grid.addWidget(self.description, 6, 0, 1, 4)
         self.description.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._update_buttons()

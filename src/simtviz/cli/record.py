@@ -15,12 +15,14 @@ HELP = "launch the instrumented kernel once and save what every thread saw"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from simtviz.core.window import DEFAULT_BUDGET_THREADS
+
     parser.add_argument("--grid", type=dim, required=True, help="X[,Y[,Z]] blocks")
     parser.add_argument("--block", type=dim, required=True, help="X[,Y[,Z]] threads per block")
     parser.add_argument("--out", type=Path, required=True, help="output .npz file")
     parser.add_argument("--force", action="store_true", help="run even if the launch would take long here")
     parser.add_argument(
-        "--budget", type=positive_int, default=None, help="most threads to record (default 16,777,216)"
+        "--budget", type=positive_int, default=None, help=f"most threads to record (default {DEFAULT_BUDGET_THREADS:,})"
     )
 
 

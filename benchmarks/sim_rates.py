@@ -18,11 +18,11 @@ import time
 
 os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 
-from simtviz.backends.sim import SimBackend  # noqa: E402
-from simtviz.backends.vecadd.sim import run_vecadd_sim  # noqa: E402
-from simtviz.core.estimates import estimate_seconds, format_duration, threads_per_second  # noqa: E402
-from simtviz.core.launch import LaunchConfig  # noqa: E402
-from simtviz.core.vecadd import VecaddRequest  # noqa: E402
+from simtviz.backends.sim import SimBackend
+from simtviz.backends.vecadd.sim import run_vecadd_sim
+from simtviz.core.estimates import estimate_seconds, format_duration, threads_per_second
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.vecadd import VecaddRequest
 
 MILLION = 1 << 20
 

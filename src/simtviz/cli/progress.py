@@ -24,18 +24,20 @@ class StderrProgress:
     def __init__(self, what: str, estimate_s: float | None, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.start = time.monotonic()
+        self.start = time.monotonic()  # the checks before the run take milliseconds
         self.last = -1e9
         self.shown = False
         eta = f", about {format_duration(estimate_s)}" if estimate_s is not None else ""
-        self.what = what
-        self._write(f"{what}{eta}", end="\n")
+        self.header = f"{what}{eta}"  # printed at the first report: a refused run prints nothing
 
     def _write(self, text: str, end: str) -> None:
         self.stream.write(text + end)
         self.stream.flush()
 
     def __call__(self, share: float) -> None:
+        if not self.shown:
+            self.shown = True
+            self._write(self.header, end="\n")
         now = time.monotonic()
         if now - self.last < (TTY_EVERY_S if self.tty else LOG_EVERY_S) and share < 1.0:
             return
@@ -49,7 +51,6 @@ class StderrProgress:
             self._write("\r" + text.ljust(60), end="")
         else:
             self._write(text, end="\n")
-        self.shown = True
 
     def finish(self) -> None:
         if self.tty and self.shown:

@@ -22,7 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="output .npz file")
     parser.add_argument("--force", action="store_true", help="run even if the launch would take long here")
     parser.add_argument(
-        "--budget", type=positive_int, default=None, help=f"most threads to record (default {DEFAULT_BUDGET_THREADS:,})"
+        "--budget",
+        type=positive_int,
+        default=None,
+        help=f"most threads to record (default {DEFAULT_BUDGET_THREADS:,})",
     )
 
 

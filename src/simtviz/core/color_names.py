@@ -53,7 +53,7 @@ def resolve_color_field(text: str) -> str:
         return matches[0]
     choices = ", ".join(COLOR_FIELDS)
     if matches:
-        raise UnknownColorField(f"colour field {text!r} could mean {' or '.join(matches)}; choose one of: {choices}")
-    raise UnknownColorField(
-        f"unknown colour field {text!r}; choose one of: {choices} (or sm, warp, lane, block, thread, global, start)"
-    )
+        either = " or ".join(matches)
+        raise UnknownColorField(f"colour field {text!r} could mean {either}; choose one of: {choices}")
+    short = "sm, warp, lane, block, thread, global, start"
+    raise UnknownColorField(f"unknown colour field {text!r}; choose one of: {choices} (or {short})")

@@ -137,6 +137,23 @@ def default_repeat(kind: str) -> int:
     return GPU_DEFAULT_REPEAT if kind == "gpu" else SIM_DEFAULT_REPEAT
 
 
+def dram_peak_gbps(memory_clock_khz: int | None, bus_width_bits: int | None) -> float | None:
+    """Theoretical DRAM bandwidth: clock × bus width in bytes × 2 transfers per clock (DDR/HBM).
+
+    An H100 SXM reports 2,619,000 kHz and 5,120 bits: 2.619e9 × 640 × 2 = 3,352 GB/s.
+    """
+    if not memory_clock_khz or not bus_width_bits:
+        return None
+    return memory_clock_khz * 1e3 * (bus_width_bits / 8) * 2 / 1e9
+
+
+def copy_elements(n: int) -> int:
+    """Elements one device-to-device copy moves so that it carries the kernel's bytes: the kernel
+    reads A and B and writes C (3 × N elements through DRAM); a copy of k elements reads k and
+    writes k, so k = 1.5 × N (rounded up) moves the same 3 × N."""
+    return (3 * n + 1) // 2
+
+
 def bandwidth_gbps(n: int, ms: float | None, arrays: int = 3, itemsize: int = ITEMSIZE) -> float | None:
     """``arrays × n × itemsize`` bytes in ``ms`` milliseconds, in GB/s (10^9 bytes)."""
     if ms is None or ms <= 0:

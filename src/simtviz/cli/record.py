@@ -9,6 +9,7 @@ from typing import Any
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
 from simtviz.core.launch import LaunchConfig
+from simtviz.core.run_timings import kernel_time_words
 
 NAME = "record"
 HELP = "launch the instrumented kernel once and save what every thread saw"
@@ -49,12 +50,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def describe_timings(timings: dict[str, Any]) -> str:
-    """E.g. ``kernel 0.534 ms (CUDA events), launch 1.5 ms, verify 1.6 ms``; unknowns say so."""
-    kernel = timings.get("kernel_ms")
-    parts = [
-        f"kernel {kernel:.3f} ms (CUDA events)" if kernel is not None else "kernel time unknown (simulator)"
-    ]
-    for key, label in (("wall_ms", "run (host clock)"), ("verify_ms", "verify"), ("copy_ms", "copy to host")):
+    """E.g. ``kernel 0.534 ms (GPU time: CUDA events, GPU kept busy), threads started within
+    0.52 ms (threads' %globaltimer), host launch call 0.1 ms, verify 1.6 ms``; unknowns say so."""
+    parts = [kernel_time_words(timings)]
+    for key, label in (
+        ("launch_host_ms", "host launch call (not kernel time)"),
+        ("wall_ms", "run (host clock)"),
+        ("verify_ms", "verify"),
+        ("copy_ms", "copy to host"),
+    ):
         value = timings.get(key)
         if value is not None:
             parts.append(f"{label} {value:.1f} ms")

@@ -147,6 +147,13 @@ class GpuBackend(Backend):
     def info(self) -> BackendInfo:
         return self._info
 
+    def warm_up(self) -> None:
+        """Compile, before Run is enabled, everything the first Run → map uses (see
+        ``record.gpu.warm_up_record``); the session calls this on the worker at start."""
+        from simtviz.backends.record.gpu import warm_up_record
+
+        warm_up_record(self)
+
     def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
         return experiment.run_gpu(self, request, progress)
 

@@ -143,3 +143,15 @@ def test_the_simulator_never_shows_a_measured_looking_zero_for_an_unguarded_run(
     checked = VecaddResult("sim", 1011, 256, 4, verified=True, max_abs_err=0.0, sim_wall_ms=1.0)
     rows = {label: value for label, value, _how in core.timing_lines(checked)}
     assert rows["out-of-bounds writes"] == "0 (the simulator bounds-checks every access)"
+
+
+def test_vecadd_and_the_index_map_estimate_a_million_threads_alike() -> None:
+    from simtviz.backends.sim import sim_info
+    from simtviz.core.estimates import format_duration
+
+    # 2^20 = 1,048,576 threads at 3,000 a second: 349.53 s (measured here under load: 6 min, as
+    # the real run; benchmarks/sim_rates.py). vecadd adds a second for a fresh process.
+    index_map = sim_info().estimate_seconds(1_048_576)
+    vector_add = core.estimate_sim_seconds(VecaddRequest(n=1_048_576, block=256, repeat=1))
+    assert index_map == pytest.approx(349.53, abs=0.01) and vector_add == pytest.approx(350.53, abs=0.01)
+    assert format_duration(index_map) == format_duration(vector_add) == "6 min"

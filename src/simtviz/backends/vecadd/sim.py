@@ -13,6 +13,7 @@ import statistics
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -131,9 +132,7 @@ def run_vecadd_sim(
             c_sweep_d: Any = FakeCUDAArray(c_sweep)
             t0 = time.perf_counter()
             _watched(
-                lambda grid=row.grid, block=sweep_block, out=c_sweep_d: vecadd[grid, block](a_d, b_d, out),
-                c_sweep,
-                within(row.threads),
+                partial(vecadd[row.grid, sweep_block], a_d, b_d, c_sweep_d), c_sweep, within(row.threads)
             )
             cuda.synchronize()
             row.sim_wall_ms = (time.perf_counter() - t0) * 1000

@@ -12,6 +12,7 @@ import time
 
 from simtviz.backends import create_backend
 from simtviz.core.launch import LaunchConfig
+from simtviz.core.window import Window
 
 
 def main() -> None:
@@ -31,7 +32,7 @@ def main() -> None:
         rows = []
         for _ in range(8):
             t0 = time.perf_counter()
-            recording = backend.record(config)
+            recording = backend.record(config, Window.full(config))  # 2^24 is over the default budget
             t1 = time.perf_counter()
             image = recording.image("global linear index")
             t2 = time.perf_counter()

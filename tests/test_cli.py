@@ -93,13 +93,13 @@ def test_exit_codes(
 def test_a_long_simulator_record_says_how_to_force_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # 1,048,576 threads at 4,000 simulated threads a second: 262 s, "about 4 min".
+    # 1,048,576 threads at 3,000 simulated threads a second: 349.53 s, "about 6 min".
     code = run(
         ["record", "--grid", "1024", "--block", "1024", "--out", str(tmp_path / "x.npz"), "--backend", "sim"]
     )
     assert code == 4
     assert capsys.readouterr().err.strip() == (
-        "simtviz: 1,048,576 threads would take about 4 min on the CUDA simulator "
+        "simtviz: 1,048,576 threads would take about 6 min on the CUDA simulator "
         "(it runs up to 131,072 without asking); use --force to run it anyway"
     )
 

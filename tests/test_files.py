@@ -61,3 +61,17 @@ def test_a_directory_in_the_way(tmp_path: Path) -> None:
     with pytest.raises(ExportError):
         make_recording().save_npz(tmp_path / "r.npz")
     assert [p.name for p in tmp_path.iterdir()] == ["r.npz"]
+
+
+@pytest.mark.parametrize(("umask", "expected"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_written_files_honour_the_umask(tmp_path: Path, umask: int, expected: int) -> None:
+    import os
+    import stat
+
+    old = os.umask(umask)
+    try:
+        path = atomic_write(tmp_path / "shared.npz", lambda fh: fh.write(b"x"))
+    finally:
+        os.umask(old)
+    # A course folder's readers see what any other program would have written (not mkstemp's 0600).
+    assert stat.S_IMODE(path.stat().st_mode) == expected

@@ -77,7 +77,7 @@ def test_large_valid_launch_needs_force(sim: SimBackend) -> None:
     assert exc.estimate_s and exc.estimate_s > 60
     # The facts without a verb: the CLI adds "use --force" (test_cli), the app asks "Run it anyway?".
     assert str(exc) == (
-        "1,048,576 threads would take about 4 min on the CUDA simulator "
+        "1,048,576 threads would take about 6 min on the CUDA simulator "  # 349.53 s at 3,000/s
         "(it runs up to 131,072 without asking)"
     )
 

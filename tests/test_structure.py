@@ -78,8 +78,8 @@ def test_backend_policy_follows_its_kind() -> None:
     assert sim.kind is BackendKind.SIM and sim.kind == "sim"
     assert sim.device_words == "the CUDA simulator"
     assert not sim.needs_confirmation(131_072) and sim.needs_confirmation(131_073)
-    assert sim.estimate_seconds(8_000) == 2.0  # 4,000 simulated threads a second
-    assert sim.estimate_seconds(5_000, "vecadd") == 3.0  # 2,500 a second, plus a second to start
+    assert sim.estimate_seconds(9_000) == 3.0  # 3,000 simulated threads a second
+    assert sim.estimate_seconds(6_000, "vecadd") == 3.0  # the same rate, plus a second to start
     gpu = BackendInfo("gpu", "gpu:Test", "Test GPU", DeviceLimits(name="Test"))
     assert gpu.kind is BackendKind.GPU and gpu.device_words == "the GPU"
     assert not gpu.needs_confirmation(1 << 40)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from simtviz.core import vecadd as core
 from simtviz.core.vecadd import (
+    EXTRA_JSON_FIELDS,
     JSON_FIELDS,
     SweepRow,
     VecaddRequest,
@@ -53,7 +54,7 @@ def test_bandwidth_counts_three_arrays_of_doubles() -> None:
 def test_json_has_exactly_the_contracts_fields_and_no_nan() -> None:
     result = VecaddResult("sim", 10, 4, 3, max_abs_err=float("nan"), numpy_ms=0.01)
     data = result.to_json_dict()
-    assert tuple(data) == JSON_FIELDS
+    assert tuple(data) == JSON_FIELDS + EXTRA_JSON_FIELDS
     assert data["max_abs_err"] is None and data["kernel_ms"] is None and data["oob_writes"] == 0
 
 
@@ -106,3 +107,51 @@ def test_program_shown_has_no_errata() -> None:
     assert "np.testing.assert_array_almost_equal(c_np, expected)" in code
     compile(code, "vecadd.py", "exec")  # it is valid Python
     assert "vecadd_unguarded[grid_size, block_size](a, b, c)" in program_source(1000, 128, guarded=False)
+
+
+def test_the_dram_peak_is_clock_times_bus_width_times_two() -> None:
+    # H100 SXM: 2,619,000 kHz × 5,120 bits → 2.619e9 Hz × 640 bytes × 2 = 3,352.32 GB/s.
+    assert core.dram_peak_gbps(2_619_000, 5_120) == pytest.approx(3_352.32)
+    assert core.dram_peak_gbps(None, 5_120) is None and core.dram_peak_gbps(2_619_000, 0) is None
+
+
+def test_the_copy_moves_the_kernels_bytes() -> None:
+    # vecadd of N = 1,000 moves 3,000 doubles (A, B read; C written); a copy of 1,500 reads 1,500
+    # and writes 1,500. Odd N rounds up: N = 1,001 → 1,502 (3,004 ≥ 3,003).
+    assert core.copy_elements(1_000) == 1_500 and core.copy_elements(1_001) == 1_502
+
+
+def test_gpu_report_names_the_copy_and_the_peak() -> None:
+    r = VecaddResult("gpu:NVIDIA H200", 2**24 + 11, 256, 65537, verified=True, max_abs_err=0.0,
+                     kernel_ms=0.0967, bandwidth_GBps=4162.0, copy_GBps=4300.0, peak_GBps=4800.0)  # fmt: skip
+    rows = {label: value for label, value, _how in core.timing_lines(r)}
+    assert rows["effective bandwidth"] == "4,162 GB/s = 97% of the copy, 87% of the 4.8 TB/s peak"
+    assert rows["theoretical DRAM peak"] == "4.8 TB/s"
+    assert r.to_json_dict()["peak_GBps"] == 4800.0
+
+
+def test_the_simulator_never_shows_a_measured_looking_zero_for_an_unguarded_run() -> None:
+    raised = VecaddResult("sim", 1011, 256, 4, guarded=False, oob_writes=None,
+                          kernel_error="IndexError: index 1011 is out of bounds")  # fmt: skip
+    rows = {label: value for label, value, _how in core.timing_lines(raised)}
+    # 4 × 256 - 1,011 = 13 surplus threads: what a GPU's canary would count.
+    assert rows["out-of-bounds writes"].startswith("not counted: the simulator stopped at the first bad")
+    assert "count 13 in its canary" in rows["out-of-bounds writes"]
+    assert raised.to_json_dict()["oob_writes"] is None
+    text = report_text(raised)
+    assert "out-of-bounds writes     0" not in text and text.count(core.GPU_WOULD_NOT_RAISE) == 1
+    checked = VecaddResult("sim", 1011, 256, 4, verified=True, max_abs_err=0.0, sim_wall_ms=1.0)
+    rows = {label: value for label, value, _how in core.timing_lines(checked)}
+    assert rows["out-of-bounds writes"] == "0 (the simulator bounds-checks every access)"
+
+
+def test_vecadd_and_the_index_map_estimate_a_million_threads_alike() -> None:
+    from simtviz.backends.sim import sim_info
+    from simtviz.core.estimates import format_duration
+
+    # 2^20 = 1,048,576 threads at 3,000 a second: 349.53 s (measured here under load: 6 min, as
+    # the real run; benchmarks/sim_rates.py). vecadd adds a second for a fresh process.
+    index_map = sim_info().estimate_seconds(1_048_576)
+    vector_add = core.estimate_sim_seconds(VecaddRequest(n=1_048_576, block=256, repeat=1))
+    assert index_map == pytest.approx(349.53, abs=0.01) and vector_add == pytest.approx(350.53, abs=0.01)
+    assert format_duration(index_map) == format_duration(vector_add) == "6 min"

@@ -13,6 +13,7 @@ import pytest
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DRIVER_INVALID_VALUE
 from simtviz.core.oracle import CHECKED_FIELDS, expected_field
+from simtviz.core.window import Window
 
 pytestmark = pytest.mark.gpu
 
@@ -48,7 +49,8 @@ def test_records_match_the_oracle(gpu, grid, block) -> None:
 
 
 def test_smid_takes_many_values_in_a_large_launch(gpu) -> None:
-    recording = gpu.record(LaunchConfig.of(65536, 256))
+    config = LaunchConfig.of(65536, 256)
+    recording = gpu.record(config, Window.full(config))  # 2^24 threads: over the default budget
     smids = np.unique(recording.fields["smid"].get())
     sms = gpu.info().limits.multiprocessors
     assert smids.min() >= 0 and smids.max() < sms
@@ -59,7 +61,8 @@ def test_smid_takes_many_values_in_a_large_launch(gpu) -> None:
 
 
 def test_start_times_are_sensible(gpu) -> None:
-    recording = gpu.record(LaunchConfig.of(65536, 256))
+    config = LaunchConfig.of(65536, 256)
+    recording = gpu.record(config, Window.full(config))
     t = recording.fields["t_ns"].get().reshape(65536, 256)
     assert (t > 0).all()
     span_ms = (t.max() - t.min()) / 1e6

@@ -105,6 +105,20 @@ def test_unguarded_in_the_simulator_shows_the_index_error_and_the_gpu_difference
     assert "IndexError" in text and GPU_WOULD_NOT_RAISE in text
 
 
+def test_unguarded_sweep_in_the_simulator_says_why_there_is_no_sweep(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(300)
+    panel.findChild(QComboBox, "vecaddVariant").setCurrentIndex(1)
+    with qtbot.waitSignal(panel.resultShown, timeout=TIMEOUT_MS):
+        click_run(qtbot, panel, "vecaddSweepButton")
+    text = result_text(panel)
+    assert "No block-size sweep: the unguarded kernel raised IndexError" in text
+    assert "No block-size sweep" in panel.vecaddSweepChart.getPlotItem().titleLabel.text
+    assert panel.vecaddSweepTable.rowCount() == 0
+    # What the simulator knows: no count (it stopped at the first bad index), never a 0.
+    assert "out-of-bounds writes     0" not in text and "not counted" in text
+    assert text.count(GPU_WOULD_NOT_RAISE) == 1
+
+
 def test_a_long_simulator_run_asks_first(qtbot, panel: VecaddPanel) -> None:
     panel.findChild(QSpinBox, "vecaddN").setValue(2_000_000)
     assert "asks first" in panel.findChild(QLabel, "vecaddLaunch").text()
@@ -135,12 +149,15 @@ def test_gpu_results_show_bandwidth_share_and_chart(qtbot, session: RunSession) 
     qtbot.addWidget(panel)
     result = VecaddResult(
         "gpu:NVIDIA H200", 2**24 + 11, 256, 65537, verified=True, max_abs_err=0.0, kernel_ms=0.0967,
-        launch_overhead_us=91.8, bandwidth_GBps=4166.0, copy_GBps=3851.0, cupy_ms=0.096, numpy_ms=46.7,
+        launch_overhead_us=91.8, bandwidth_GBps=4166.0, copy_GBps=4300.0, cupy_ms=0.096, numpy_ms=46.7,
+        peak_GBps=4800.0,
         oob_writes=0, label="NVIDIA H200", repeat=50,
         sweep=[SweepRow(b, 1, b, 0, kernel_ms=0.1, bandwidth_GBps=4000.0) for b in (32, 256)],
     )  # fmt: skip
     panel.show_result(result)
     text = result_text(panel)
-    assert "4,166 GB/s (108% of the copy)" in text and text.endswith("Test succeeded")
+    # 4,166 / 4,300 = 96.9 %; 4,166 / 4,800 = 86.8 %.
+    assert "4,166 GB/s = 97% of the copy, 87% of the 4.8 TB/s peak" in text
+    assert text.endswith("Test succeeded")
     assert panel.vecaddSweepChart.getPlotItem().getAxis("left").labelText == "effective bandwidth (GB/s)"
     QApplication.processEvents()

@@ -88,6 +88,30 @@ def device_limits(device: Any) -> DeviceLimits:
     )
 
 
+# cudaDevAttrMemoryClockRate (kHz) and cudaDevAttrGlobalMemoryBusWidth (bits), for CuPy's runtime.
+_ATTR_MEMORY_CLOCK_KHZ = 36
+_ATTR_MEMORY_BUS_BITS = 37
+
+
+def memory_attributes(device: Any) -> tuple[int | None, int | None]:
+    """(memory clock in kHz, bus width in bits) of a numba device; CuPy's runtime if numba's
+    binding lacks them; (None, None) when neither can say (then no peak is shown)."""
+    try:
+        return int(device.MEMORY_CLOCK_RATE), int(device.GLOBAL_MEMORY_BUS_WIDTH)
+    except Exception:  # an attribute the installed cuda-bindings does not name
+        pass
+    try:
+        import cupy
+
+        runtime, dev = cupy.cuda.runtime, cupy.cuda.Device().id
+        return (
+            int(runtime.deviceGetAttribute(_ATTR_MEMORY_CLOCK_KHZ, dev)),
+            int(runtime.deviceGetAttribute(_ATTR_MEMORY_BUS_BITS, dev)),
+        )
+    except Exception:
+        return None, None
+
+
 def to_host_pinned(array: Any) -> np.ndarray:
     """Copy a CuPy array into page-locked host memory (≈17× faster than pageable for 64 MB)."""
     import cupyx
@@ -122,6 +146,13 @@ class GpuBackend(Backend):
 
     def info(self) -> BackendInfo:
         return self._info
+
+    def warm_up(self) -> None:
+        """Compile, before Run is enabled, everything the first Run → map uses (see
+        ``record.gpu.warm_up_record``); the session calls this on the worker at start."""
+        from simtviz.backends.record.gpu import warm_up_record
+
+        warm_up_record(self)
 
     def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
         return experiment.run_gpu(self, request, progress)

@@ -48,6 +48,10 @@ class GpuTimer:
         cp.cuda.Device().synchronize()
         self.hold_ns_per_launch = HOLD_PER_LAUNCH_NS
 
+    def hold(self, duration_ns: int) -> None:
+        """Queue the hold kernel: the GPU stays busy for ``duration_ns`` while the host queues more."""
+        self._hold[1, 1](duration_ns)
+
     def batch(self, launch: Callable[[], Any], count: int) -> BatchTiming:
         cp = self._cp
         events = [cp.cuda.Event() for _ in range(count + 1)]

@@ -9,9 +9,11 @@ was rejected; 4 a valid launch refused as too large or too slow here without ``-
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -60,8 +62,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# numba's advice to kernel authors ("Grid size 1 will likely result in GPU under-utilization"):
+# simtviz launches small grids on purpose, and a student can do nothing about it.
+QUIET_WARNINGS: tuple[str, ...] = ("NumbaPerformanceWarning",)
+
+
+@contextlib.contextmanager
+def quiet_warnings() -> Iterator[None]:
+    """Drop the warnings named in QUIET_WARNINGS while a command runs, restoring the previous
+    handling after (tests that run commands in-process keep theirs). Matched by class name, so
+    that numba is not imported here, before the backend is chosen."""
+    with warnings.catch_warnings():
+        shown = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], *rest: Any, **kw: Any) -> None:
+            if category.__name__ not in QUIET_WARNINGS:
+                shown(message, category, *rest, **kw)
+
+        warnings.showwarning = show
+        yield
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    with quiet_warnings():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
         requested_backend(args.backend)  # rejects a bad $SIMTVIZ_BACKEND with exit 2

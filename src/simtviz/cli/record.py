@@ -9,18 +9,24 @@ from typing import Any
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
 from simtviz.core.launch import LaunchConfig
+from simtviz.core.run_timings import kernel_time_words
 
 NAME = "record"
 HELP = "launch the instrumented kernel once and save what every thread saw"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from simtviz.core.window import DEFAULT_BUDGET_THREADS
+
     parser.add_argument("--grid", type=dim, required=True, help="X[,Y[,Z]] blocks")
     parser.add_argument("--block", type=dim, required=True, help="X[,Y[,Z]] threads per block")
     parser.add_argument("--out", type=Path, required=True, help="output .npz file")
     parser.add_argument("--force", action="store_true", help="run even if the launch would take long here")
     parser.add_argument(
-        "--budget", type=positive_int, default=None, help="most threads to record (default 16,777,216)"
+        "--budget",
+        type=positive_int,
+        default=None,
+        help=f"most threads to record (default {DEFAULT_BUDGET_THREADS:,})",
     )
 
 
@@ -44,12 +50,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def describe_timings(timings: dict[str, Any]) -> str:
-    """E.g. ``kernel 0.534 ms (CUDA events), launch 1.5 ms, verify 1.6 ms``; unknowns say so."""
-    kernel = timings.get("kernel_ms")
-    parts = [
-        f"kernel {kernel:.3f} ms (CUDA events)" if kernel is not None else "kernel time unknown (simulator)"
-    ]
-    for key, label in (("wall_ms", "run (host clock)"), ("verify_ms", "verify"), ("copy_ms", "copy to host")):
+    """E.g. ``kernel 0.534 ms (GPU time: CUDA events, GPU kept busy), threads started within
+    0.52 ms (threads' %globaltimer), host launch call 0.1 ms, verify 1.6 ms``; unknowns say so."""
+    parts = [kernel_time_words(timings)]
+    for key, label in (
+        ("launch_host_ms", "host launch call (not kernel time)"),
+        ("wall_ms", "run (host clock)"),
+        ("verify_ms", "verify"),
+        ("copy_ms", "copy to host"),
+    ):
         value = timings.get(key)
         if value is not None:
             parts.append(f"{label} {value:.1f} ms")

@@ -10,9 +10,10 @@ import argparse
 from pathlib import Path
 
 from simtviz.cli.parser import dim, positive_int
-from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK, SimtvizError
+from simtviz.core.color_names import resolve_color_field
+from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
 from simtviz.core.launch import LaunchConfig
-from simtviz.core.recording import COLOR_FIELDS, Recording
+from simtviz.core.recording import Recording
 
 NAME = "snapshot"
 HELP = "render the index map to a PNG without a window"
@@ -22,7 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grid", type=dim, required=True)
     parser.add_argument("--block", type=dim, required=True)
     parser.add_argument(
-        "--color", default="global linear index", help="colour field, e.g. blockIdx.x, warp, lane"
+        "--color",
+        default="global linear index",
+        help="colour field, any case, e.g. blockIdx.x, warp, lane, sm, block, thread, global, start",
     )
     parser.add_argument("--out", type=Path, required=True, help="output .png file")
     parser.add_argument("--z", type=positive_int, default=0, help="z-plane of a 3-D launch")
@@ -42,13 +45,14 @@ def record_for_snapshot(config: LaunchConfig, backend_flag: str | None, force: b
 
 def run(args: argparse.Namespace) -> int:
     """``simtviz snapshot --grid ... --block ... --color FIELD --out FILE.png [--z Z] [--force]``."""
+    from simtviz.qt.messages import install_quiet_handler
     from simtviz.qt.snapshot import render_snapshot
 
-    if args.color not in COLOR_FIELDS:
-        raise SimtvizError(f"unknown colour field {args.color!r}; choose one of: {', '.join(COLOR_FIELDS)}")
+    color = resolve_color_field(args.color)  # before the launch: a typo costs nothing
+    install_quiet_handler()
     config = LaunchConfig(args.grid, args.block)
     recording = record_for_snapshot(config, args.backend, args.force)
-    path = render_snapshot(recording, args.color, args.out, args.z)
+    path = render_snapshot(recording, color, args.out, args.z)
     verification = recording.verification
     print(f"{config.launch_line()}: {recording.window.describe(config)}")
     if verification is not None:

@@ -12,6 +12,7 @@ import sys
 from dataclasses import asdict
 
 from simtviz.cli.parser import positive_int
+from simtviz.cli.progress import progress_for
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
 from simtviz.core.vecadd import GPU_WOULD_NOT_RAISE, VecaddRequest, VecaddResult, default_n, report_text
 
@@ -68,14 +69,25 @@ def print_result(result: VecaddResult, as_json: bool) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from simtviz.backends import create_backend
-    from simtviz.backends.vecadd import run_vecadd
+    from simtviz.backends.vecadd import VECADD, run_vecadd
 
     backend = create_backend(args.backend)
-    result = run_vecadd(backend, request_from_args(args, backend.kind))
+    request = request_from_args(args, backend.kind)
+    info = backend.info()
+    progress = progress_for(
+        f"vecadd: {request.config.total_threads:,} threads on {info.device_words}",
+        VECADD.estimate_s(request, info),
+    )
+    try:
+        result = run_vecadd(backend, request, progress)
+    finally:
+        if progress is not None:
+            progress.finish()
     print_result(result, args.json)
     if result.kernel_error is not None:
         lines = [f"simtviz: the kernel raised {result.kernel_error}"]
-        if result.simulated:
+        # Said once: the text report on stdout already carries the explanation.
+        if result.simulated and args.json:
             lines.append(GPU_WOULD_NOT_RAISE)
         print("\n".join(lines), file=sys.stderr)
         return EXIT_CHECK_FAILED

@@ -13,11 +13,15 @@ SIM_MAX_THREADS_UNASKED: Final = 131_072
 # On a GPU only absurd launches ask: past ~5 s of GPU time at the rate below.
 GPU_MAX_THREADS_UNASKED: Final = 1 << 40
 
-# Simulated threads a second, per experiment, measured on the 2-core CPU machines
-# (docs/BENCHMARKS.md). The simulator runs one Python thread per CUDA thread.
-# record: 3,800–4,400 threads/s. vecadd: 6,000–9,000 once warm, ≈2,500 in a cold process or on a
-# busy machine; the estimate leans slow, and adds the second a fresh process takes to start.
-SIM_THREADS_PER_SECOND: Final[dict[str, float]] = {"record": 4_000.0, "vecadd": 2_500.0}
+# Simulated threads a second, per experiment, measured on the 2-core CPU machines with
+# benchmarks/sim_rates.py (docs/BENCHMARKS.md). The simulator runs one Python thread per CUDA
+# thread, and starting and switching those threads, not the kernel's few lines, sets the pace
+# once the machine is busy: at 32,768 threads on a loaded machine record ran 3,141/s and vecadd
+# 3,057/s (2^20 threads: 6 min, as the issue measured); on an idle one record 4,400–4,900 and
+# vecadd 9,000–11,000. One rate for both, on the slow side, so that the index map and the vector
+# add give the same estimate for the same number of threads and a run ends early, never late.
+SIM_RATE: Final = 3_000.0
+SIM_THREADS_PER_SECOND: Final[dict[str, float]] = {"record": SIM_RATE, "vecadd": SIM_RATE}
 SIM_STARTUP_SECONDS: Final[dict[str, float]] = {"vecadd": 1.0}
 # An experiment without its own measured rate is estimated at the slowest one.
 SIM_DEFAULT_THREADS_PER_SECOND: Final = min(SIM_THREADS_PER_SECOND.values())

@@ -29,6 +29,7 @@ def atomic_write(path: str | Path, write: Callable[[IO[Any]], None], mode: str =
         with os.fdopen(fd, mode) as fh:
             write(fh)
             fh.flush()
+            os.fchmod(fh.fileno(), 0o666 & ~current_umask())  # mkstemp's 0600 would hide it from others
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException as exc:
@@ -38,3 +39,18 @@ def atomic_write(path: str | Path, write: Callable[[IO[Any]], None], mode: str =
             raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
         raise
     return target
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where Linux allows (/proc), since setting
+    it to read it back races with other threads creating files."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

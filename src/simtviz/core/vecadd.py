@@ -48,6 +48,9 @@ JSON_FIELDS = (
     "numpy_ms",
     "oob_writes",
 )
+# Added after the contract's fields (the contract allows new keys): the GPU's theoretical DRAM
+# bandwidth from its attributes, the second reference next to the measured copy.
+EXTRA_JSON_FIELDS = ("peak_GBps",)
 
 # How each number is measured: the panel's tooltips and the CLI's --help-less explanations.
 MEASUREMENT_NOTES: dict[str, str] = {
@@ -66,20 +69,39 @@ MEASUREMENT_NOTES: dict[str, str] = {
         "Effective bandwidth: 3 × N × 8 bytes (read A and B, write C) divided by the kernel time."
     ),
     "copy_GBps": (
-        "Device-to-device cudaMemcpyAsync of the N doubles of A into C (2 × N × 8 bytes moved), "
-        "timed the same way as the kernel in this same run: the memory system's practical ceiling."
+        "Device-to-device cudaMemcpyAsync moving the kernel's own bytes (1.5 × N doubles read and "
+        "1.5 × N written = 3 × N × 8 bytes, as A + B → C moves), timed like the kernel (median of "
+        "events, GPU kept busy) after warm-up launches: the practical ceiling of this GPU's memory."
+    ),
+    "peak_GBps": (
+        "Theoretical DRAM bandwidth from the device's attributes: memory clock (kHz) × bus width "
+        "(bits) / 8 × 2 (double data rate). No kernel reaches it; ≈ 85–92 % is excellent."
     ),
     "cupy_ms": "CuPy's own `cp.add(a, b, out=c)`, timed exactly like the kernel (median of events).",
     "numpy_ms": "`a_np + b_np` on the CPU with NumPy, median of wall-clock runs (time.perf_counter).",
     "oob_writes": (
-        "Elements of a canary region placed right after C that changed: writes past the end of C. "
-        "A GPU does not bounds-check kernels, CuPy arrays included; the guard prevents them."
+        "On a GPU: elements of a canary region placed right after C that changed, i.e. writes past "
+        "the end of C (a GPU does not bounds-check kernels, CuPy arrays included; the guard "
+        "prevents them). On the simulator every access is bounds-checked: a run that finished made "
+        "none; the unguarded kernel raises IndexError at its first bad index, so there is no count."
     ),
     "sim_wall_ms": (
         "CPU-simulator wall-clock time of the launch (time.perf_counter): one Python thread per "
         "CUDA thread, nothing like GPU time."
     ),
 }
+
+# What the simulator can say about out-of-bounds writes, where a GPU counts them (the canary).
+OOB_SIM_CHECKED = "0 (the simulator bounds-checks every access)"
+OOB_SIM_RAISED = (
+    "not counted: the simulator stopped at the first bad index (IndexError); a GPU would write "
+    "there silently and count {idle:,} in its canary"
+)
+SIM_NO_SWEEP_UNGUARDED = (
+    "No block-size sweep: the unguarded kernel raised IndexError on the simulator before any "
+    "timing, so there is nothing to compare. Choose the guarded kernel to sweep here; on a GPU "
+    "the sweep times the guarded kernel."
+)
 
 GPU_WOULD_NOT_RAISE = (
     "A GPU would not raise here: kernels are not bounds-checked there (CuPy arrays included), so the "
@@ -113,6 +135,23 @@ def default_n(kind: str) -> int:
 
 def default_repeat(kind: str) -> int:
     return GPU_DEFAULT_REPEAT if kind == "gpu" else SIM_DEFAULT_REPEAT
+
+
+def dram_peak_gbps(memory_clock_khz: int | None, bus_width_bits: int | None) -> float | None:
+    """Theoretical DRAM bandwidth: clock × bus width in bytes × 2 transfers per clock (DDR/HBM).
+
+    An H100 SXM reports 2,619,000 kHz and 5,120 bits: 2.619e9 × 640 × 2 = 3,352 GB/s.
+    """
+    if not memory_clock_khz or not bus_width_bits:
+        return None
+    return memory_clock_khz * 1e3 * (bus_width_bits / 8) * 2 / 1e9
+
+
+def copy_elements(n: int) -> int:
+    """Elements one device-to-device copy moves so that it carries the kernel's bytes: the kernel
+    reads A and B and writes C (3 × N elements through DRAM); a copy of k elements reads k and
+    writes k, so k = 1.5 × N (rounded up) moves the same 3 × N."""
+    return (3 * n + 1) // 2
 
 
 def bandwidth_gbps(n: int, ms: float | None, arrays: int = 3, itemsize: int = ITEMSIZE) -> float | None:
@@ -212,8 +251,12 @@ class VecaddResult:
     copy_GBps: float | None = None
     cupy_ms: float | None = None
     numpy_ms: float | None = None
-    oob_writes: int = 0
-    # Beyond the contract.
+    # GPU: the canary's count; simulator: 0 once every access passed its bounds check, None when
+    # the kernel stopped at its first bad index (not measured, so never shown as a measured 0).
+    oob_writes: int | None = 0
+    # Beyond the contract (EXTRA_JSON_FIELDS first).
+    peak_GBps: float | None = None  # theoretical DRAM bandwidth from the device's attributes
+    sweep_note: str | None = None  # why a sweep that was asked for is missing
     label: str = ""
     repeat: int = 1
     kernel_error: str | None = None  # the kernel raised (the simulator's IndexError)
@@ -242,6 +285,13 @@ class VecaddResult:
         return self.bandwidth_GBps / self.copy_GBps
 
     @property
+    def peak_share(self) -> float | None:
+        """Kernel bandwidth as a share of the theoretical DRAM bandwidth."""
+        if self.bandwidth_GBps is None or not self.peak_GBps:
+            return None
+        return self.bandwidth_GBps / self.peak_GBps
+
+    @property
     def cupy_ratio(self) -> float | None:
         """cp.add's time over the kernel's: 1.0 is a tie, above 1 the kernel is faster."""
         if self.kernel_ms is None or not self.cupy_ms:
@@ -251,7 +301,7 @@ class VecaddResult:
     def to_json_dict(self) -> dict[str, Any]:
         """Exactly the contract's fields, in its order; unmeasurable ones are None (JSON null)."""
         values = asdict(self)
-        out = {name: values[name] for name in JSON_FIELDS}
+        out = {name: values[name] for name in JSON_FIELDS + EXTRA_JSON_FIELDS}
         for name, value in out.items():  # NaN/inf are not JSON
             if isinstance(value, float) and not math.isfinite(value):
                 out[name] = None
@@ -271,29 +321,48 @@ def timing_lines(result: VecaddResult) -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
     if result.simulated:
         rows.append(("simulator wall-clock", _ms(result.sim_wall_ms), MEASUREMENT_NOTES["sim_wall_ms"]))
-    share = result.copy_share
+    share, peak_share = result.copy_share, result.peak_share
     ratio = result.cupy_ratio
+    bandwidth = _gbps(result.bandwidth_GBps)
+    if share is not None:
+        bandwidth += f" = {share:.0%} of the copy"
+    if peak_share is not None and result.peak_GBps is not None:
+        bandwidth += f", {peak_share:.0%} of the {_peak(result.peak_GBps)} peak"
     overhead = "—" if result.launch_overhead_us is None else f"{result.launch_overhead_us:.1f} µs"
     if result.launch_overhead_numba_us is not None:
         overhead += f" (numba device arrays: {result.launch_overhead_numba_us:.1f} µs)"
     rows += [
         ("kernel (GPU)", _ms(result.kernel_ms), MEASUREMENT_NOTES["kernel_ms"]),
         ("host launch overhead", overhead, MEASUREMENT_NOTES["launch_overhead_us"]),
-        (
-            "effective bandwidth",
-            _gbps(result.bandwidth_GBps) + ("" if share is None else f" ({share:.0%} of the copy)"),
-            MEASUREMENT_NOTES["bandwidth_GBps"],
-        ),
+        ("effective bandwidth", bandwidth, MEASUREMENT_NOTES["bandwidth_GBps"]),
         ("device-to-device copy", _gbps(result.copy_GBps), MEASUREMENT_NOTES["copy_GBps"]),
+        (
+            "theoretical DRAM peak",
+            "—" if result.peak_GBps is None else _peak(result.peak_GBps),
+            MEASUREMENT_NOTES["peak_GBps"],
+        ),
         (
             "cp.add(a, b, out=c)",
             _ms(result.cupy_ms) + ("" if ratio is None else f" (kernel {ratio:.2f}× its speed)"),
             MEASUREMENT_NOTES["cupy_ms"],
         ),
         ("NumPy a_np + b_np (CPU)", _ms(result.numpy_ms), MEASUREMENT_NOTES["numpy_ms"]),
-        ("out-of-bounds writes", f"{result.oob_writes:,}", MEASUREMENT_NOTES["oob_writes"]),
+        ("out-of-bounds writes", _oob(result), MEASUREMENT_NOTES["oob_writes"]),
     ]
     return rows
+
+
+def _peak(gbps: float) -> str:
+    return f"{gbps / 1000:.1f} TB/s" if gbps >= 1000 else f"{gbps:,.0f} GB/s"
+
+
+def _oob(result: VecaddResult) -> str:
+    """What this backend knows about writes past the end of C, in words (never a guessed 0)."""
+    if not result.simulated:
+        return "—" if result.oob_writes is None else f"{result.oob_writes:,}"
+    if result.oob_writes is None:
+        return OOB_SIM_RAISED.format(idle=idle_threads(result.n, result.block))
+    return OOB_SIM_CHECKED if result.kernel_error is None and result.verified else "—"
 
 
 def report_lines(result: VecaddResult, include_sweep: bool = True) -> list[str]:
@@ -311,7 +380,7 @@ def report_lines(result: VecaddResult, include_sweep: bool = True) -> list[str]:
     for label, value, _how in timing_lines(result):
         if value != "—":
             lines.append(f"  {label:<24} {value}")
-    if result.canary and not result.guarded:
+    if result.canary and not result.guarded and result.oob_writes is not None:
         lines.append(
             f"  {result.oob_writes:,} writes landed past the end of C "
             f"(canary of {result.canary:,} elements); "
@@ -320,6 +389,8 @@ def report_lines(result: VecaddResult, include_sweep: bool = True) -> list[str]:
     lines += result.notes
     if result.sweep and include_sweep:
         lines.append(sweep_table(result))
+    if result.sweep_note:
+        lines.append(result.sweep_note)
     if result.kernel_error is not None:
         lines.append(f"The kernel raised: {result.kernel_error}")
         if result.simulated:

@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.schema import BYTES_PER_THREAD
 
-# 2^24 threads × 92 bytes per record ≈ 1.5 GiB: fits a laptop's memory and any recent GPU.
-DEFAULT_BUDGET_THREADS = 1 << 24
+# Most threads one run records, the CLI's and the app's default alike (one constant: README, the
+# app's setting and `record --help` all say 4,194,304): 2^22 threads × 92 bytes ≈ 370 MB, a
+# 2048 × 2048 map, more than a screen shows; larger launches record a window (--budget raises it).
+DEFAULT_BUDGET_THREADS = 1 << 22
 
 __all__ = ["BYTES_PER_THREAD", "DEFAULT_BUDGET_THREADS", "Window", "choose_window"]
 

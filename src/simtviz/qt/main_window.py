@@ -32,6 +32,7 @@ from simtviz.core.errors import Cancelled
 from simtviz.core.estimates import format_duration
 from simtviz.core.files import ExportError
 from simtviz.core.recording import Recording
+from simtviz.core.run_timings import kernel_time_words
 from simtviz.qt import dialogs
 from simtviz.qt.actions import build_actions, shortcut_text
 from simtviz.qt.map import Cell, IndexMap
@@ -320,12 +321,10 @@ class MainWindow(QMainWindow):
             # The launch panel shows the recorded launch, so Run repeats it.
             self.launchPanel.set_config(recording.config)
         wall = recording.timings_ms.get("wall_ms")
-        kernel = recording.timings_ms.get("kernel_ms")
         parts = [f"Last run: {recording.config.launch_line('kernel', '')[:-2]}"]
-        if kernel is not None:
-            parts.append(f"kernel {kernel:.3f} ms")
+        parts.append(kernel_time_words(recording.timings_ms))  # says what each time measures
         if wall is not None:
-            parts.append(f"launch {format_duration(wall / 1000)}")
+            parts.append(f"host {format_duration(wall / 1000)}")  # launch + wait, host clock
         if opened is not None:
             parts.append(f"opened from {opened.name}")
         else:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QByteArray, QSettings
 
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.recording import COLOR_FIELDS
+from simtviz.core.window import DEFAULT_BUDGET_THREADS
 from simtviz.qt.theme import THEMES
 
 ORGANIZATION = "simtviz"
@@ -16,7 +17,7 @@ APPLICATION = "simtviz"
 VERSION = 1
 # Most threads one run records in the app: 2^22 threads (≈370 MB of records, a 2048 × 2048 map)
 # is more than a screen shows and fits a laptop's memory. Larger launches record a window.
-APP_BUDGET_THREADS = 1 << 22
+APP_BUDGET_THREADS = DEFAULT_BUDGET_THREADS
 
 
 @dataclass

@@ -13,6 +13,7 @@ import numpy as np
 
 from simtviz.backends.base import Backend, Progress
 from simtviz.backends.gpu import launch_or_reject, synchronize_or_fail, to_host_pinned
+from simtviz.backends.gpu_timing import GpuTimer
 from simtviz.core.errors import OutOfDeviceMemory
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.oracle import CHECKED_FIELDS, Mismatch, Verification, expected_field
@@ -51,7 +52,13 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
     win = cp.asarray(np.array([*window.origin, *window.size], dtype=np.int64))
     start, stop = cp.cuda.Event(), cp.cuda.Event()
     host_start = time.perf_counter()
+    # Events around a bare launch would time the host's argument handling too (≈100 µs for ten
+    # CuPy arrays, more than the kernel below 2^20 threads): the GPU is kept busy while the
+    # launch is queued, so the events' interval is GPU time only (as vecadd times its kernel).
+    timer = gpu_timer(backend)
+    timer.hold(HOLD_RECORD_NS)
     start.record()
+    t0 = time.perf_counter()
     launch_or_reject(
         lambda: record_threads[config.grid.as_tuple(), config.block.as_tuple()](
             *(fields[name] for name in RECORD_FIELDS), win
@@ -59,9 +66,12 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
         config,
         info.limits,
     )
+    launch_host_ms = (time.perf_counter() - t0) * 1000
     stop.record()
+    gpu_stayed_busy = not start.done  # still holding when the launch was queued
     synchronize_or_fail(stop.synchronize)
-    kernel_ms = cp.cuda.get_elapsed_time(start, stop)
+    kernel_ms = cp.cuda.get_elapsed_time(start, stop) if gpu_stayed_busy else None
+    span_ms = start_span_ms(fields["t_ns"])
     launch_ms = (time.perf_counter() - host_start) * 1000
     t0 = time.perf_counter()
     verification = verify_on_device(cp, fields, config, window, info.limits.multiprocessors or 1)
@@ -74,10 +84,42 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
         fields,
         info.backend_id,
         verification,
-        {"wall_ms": launch_ms, "kernel_ms": kernel_ms, "verify_ms": verify_ms, "copy_ms": None},
+        {
+            "wall_ms": launch_ms,
+            "kernel_ms": kernel_ms,
+            "span_ms": span_ms,
+            "launch_host_ms": launch_host_ms,
+            "verify_ms": verify_ms,
+            "copy_ms": None,
+        },
         xp=cp,
         to_host=to_host_pinned,
     )
+
+
+# The hold before a recording launch: 10× the host's launch cost, and ≈1 ms on the Run → map
+# time. If the host still takes longer (a paused process), the events are discarded, not shown.
+HOLD_RECORD_NS = 1_000_000
+
+
+def gpu_timer(backend: Backend) -> GpuTimer:
+    """The backend's GpuTimer (its hold kernel compiled once per process)."""
+    import cupy as cp
+
+    timer: GpuTimer | None = getattr(backend, "_gpu_timer", None)
+    if timer is None:
+        timer = GpuTimer(cp)
+        backend._gpu_timer = timer  # type: ignore[attr-defined]
+    return timer
+
+
+def start_span_ms(t_ns: Any) -> float | None:
+    """max - min of the recorded %globaltimer start times, reduced on the device (two numbers
+    cross to the host). The threads' own clock: how far apart the recorded threads started."""
+    if t_ns.size == 0:
+        return None
+    span = int((t_ns.max() - t_ns.min()).item())
+    return span / 1e6
 
 
 def compile_once(backend: Backend) -> None:
@@ -92,6 +134,32 @@ def compile_once(backend: Backend) -> None:
     # would leave the real launches to compile again.
     config = LaunchConfig.of((2, 2, 2), (2, 2, 2))
     record_on_gpu(backend, RecordRequest(config, Window.full(config)))
+
+
+# One launch of each rank: CuPy compiles its elementwise and reduction kernels per dtype and
+# number of dimensions, and 1-D, 2-D and 3-D maps reshape the records differently.
+WARM_LAUNCHES = (
+    LaunchConfig.of(4, 32),
+    LaunchConfig.of((4, 3), (8, 4)),
+    LaunchConfig.of((2, 2, 2), (4, 4, 2)),
+)
+
+
+def warm_up_record(backend: Backend) -> None:
+    """Run every GPU path the first Run → map takes, so that none compiles then: the recording
+    kernel, the verifier, the timer's hold kernel, the span's reductions, and for each colour
+    field its values, levels, int32 cast and pinned copy (on the H200 these made the first Run
+    after start take 1.8–4.6 s; later runs ≈60 ms)."""
+    from simtviz.backends.record import RecordRequest
+    from simtviz.core.maps import map_images
+    from simtviz.core.schema import COLOR_FIELDS
+
+    compile_once(backend)
+    for config in WARM_LAUNCHES:
+        recording = record_on_gpu(backend, RecordRequest(config, Window.full(config)))
+        for field in COLOR_FIELDS:
+            map_images(recording, field, (0,))
+        recording.thread_at(0)  # the inspector's first hover
 
 
 def first_mismatch_at(row: int, fields: dict[str, Any], config: LaunchConfig, window: Window) -> Mismatch:

@@ -356,9 +356,18 @@ class VecaddPanel(QWidget):
         return {label: shown.toolTip() for label, (_name, shown) in self._timing_labels.items()}
 
     def _show_sweep(self, result: VecaddResult) -> None:
+        chart = self.vecaddSweepChart
+        if result.sweep_note and not result.sweep:
+            # Asked for and missing: say why rather than leave the last chart standing.
+            if self._bars is not None:
+                chart.removeItem(self._bars)
+                self._bars = None
+            chart.setTitle("No block-size sweep: the unguarded kernel raised first (see the result)")
+            chart.setToolTip(result.sweep_note)
+            self.vecaddSweepTable.setRowCount(0)
+            return
         if not result.sweep:
             return
-        chart = self.vecaddSweepChart
         if self._bars is not None:
             chart.removeItem(self._bars)
         on_gpu = not result.simulated

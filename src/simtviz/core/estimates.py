@@ -17,8 +17,9 @@ GPU_MAX_THREADS_UNASKED: Final = 1 << 40
 # (docs/BENCHMARKS.md). The simulator runs one Python thread per CUDA thread.
 # record: 3,800–4,400 threads/s. vecadd: 6,000–9,000 once warm, ≈2,500 in a cold process or on a
 # busy machine; the estimate leans slow, and adds the second a fresh process takes to start.
-SIM_THREADS_PER_SECOND: Final[dict[str, float]] = {"record": 4_000.0, "vecadd": 2_500.0}
-SIM_STARTUP_SECONDS: Final[dict[str, float]] = {"vecadd": 1.0}
+# trace: the student's kernel, each access a logged helper call; a fresh child process per run.
+SIM_THREADS_PER_SECOND: Final[dict[str, float]] = {"record": 4_000.0, "vecadd": 2_500.0, "trace": 2_500.0}
+SIM_STARTUP_SECONDS: Final[dict[str, float]] = {"vecadd": 1.0, "trace": 2.0}
 # An experiment without its own measured rate is estimated at the slowest one.
 SIM_DEFAULT_THREADS_PER_SECOND: Final = min(SIM_THREADS_PER_SECOND.values())
 # On the H200 a launch of 2.2 × 10^12 threads (grid 2^31 - 1 of 1024, a window recording) took

@@ -61,7 +61,7 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         for d in oob_details(result.log, result.sites, result.arrays, oob_shown):
             lines.append(
                 f"  e.g. thread {d['thread']:,} (line {d['line']}) {d['kind']}s {d['array']}"
-                f"[{', '.join(map(str, d['index']))}], but {d["array"]} has shape {tuple(d["shape"])}"
+                f"[{', '.join(map(str, d['index']))}], but {d['array']} has shape {tuple(d['shape'])}"
             )
     else:
         lines.append("No out-of-bounds accesses.")

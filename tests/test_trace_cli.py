@@ -23,9 +23,16 @@ SUMMARY_KEYS = {
     "backend", "kernel", "grid", "block", "threads", "accesses", "logged", "oob_total", "oob",
     "arrays", "lines", "kernel_ms", "instrumented_ms",
 }  # fmt: skip
-VECADD_ARGS = ["--arg", "A=float32[1000]:random", "--arg", "B=float32[1000]:random", "--arg", "C=float32[1000]"]
+VECADD_ARGS = [
+    "--arg",
+    "A=float32[1000]:random",
+    "--arg",
+    "B=float32[1000]:random",
+    "--arg",
+    "C=float32[1000]",
+]
 
-ENDLESS = '''from numba import cuda
+ENDLESS = """from numba import cuda
 
 
 @cuda.jit
@@ -33,7 +40,7 @@ def spin(A):
     i = cuda.grid(1)
     while A[0] == 0.0:
         i += 1
-'''
+"""
 
 
 def trace_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any] | None, str]:
@@ -86,7 +93,9 @@ def test_text_output_names_the_out_of_bounds_thread_and_index(capsys: pytest.Cap
     assert "thread 1,000 (line 14) loads A[1000], but A has shape (1000,)" in out
 
 
-def test_unsupported_construct_exits_2_with_its_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_unsupported_construct_exits_2_with_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     f = tmp_path / "slice.py"
     f.write_text("from numba import cuda\n\n\n@cuda.jit\ndef k(A):\n    A[1:] = 0\n")
     code, _, err = trace_json(capsys, str(f), "--grid", "1", "--block", "32", "--arg", "A=float32[64]")
@@ -95,7 +104,9 @@ def test_unsupported_construct_exits_2_with_its_line(capsys: pytest.CaptureFixtu
     assert "Traceback" not in err
 
 
-def test_bad_spec_missing_arg_and_missing_file_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bad_spec_missing_arg_and_missing_file_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     vecadd = str(KERNELS / "vecadd_guarded.py")
     code, _, err = trace_json(capsys, vecadd, "--grid", "4", "--block", "256", "--arg", "A=float16[10]")
     assert code == 2 and "unknown type 'float16'" in err
@@ -129,7 +140,9 @@ def test_endless_loop_stops_at_the_timeout_with_exit_6_and_the_child_is_gone(
     monkeypatch.setattr(isolated.TraceChild, "__init__", recording_init)
     f = tmp_path / "spin.py"
     f.write_text(ENDLESS)
-    code, _, err = trace_json(capsys, str(f), "--grid", "1", "--block", "4", "--arg", "A=float32[4]", "--timeout", "2")
+    code, _, err = trace_json(
+        capsys, str(f), "--grid", "1", "--block", "4", "--arg", "A=float32[4]", "--timeout", "2"
+    )
     assert code == 6
     assert "stopped at the time limit" in err and "2 s" in err
     assert len(pids) == 1

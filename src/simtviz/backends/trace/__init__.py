@@ -76,7 +76,9 @@ class TraceExperiment:
     def estimate_s(self, request: TraceRequest, info: BackendInfo) -> float | None:
         return info.estimate_seconds(request.threads, "trace") if info.kind is BackendKind.SIM else None
 
-    def run_gpu(self, backend: Backend | None, request: TraceRequest, progress: Progress | None) -> TraceResult:
+    def run_gpu(
+        self, backend: Backend | None, request: TraceRequest, progress: Progress | None
+    ) -> TraceResult:
         from simtviz.backends.trace.isolated import run_isolated
 
         return run_isolated("gpu", request, progress)

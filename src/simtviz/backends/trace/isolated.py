@@ -19,6 +19,7 @@ hides numba's import (~1 s) from Run.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import subprocess
@@ -103,16 +104,12 @@ class TraceChild:
         """End the child now (SIGKILL) and reap it; a GPU child's context goes with it."""
         if self.proc.poll() is None:
             self.proc.kill()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # the OS did not reap it yet
             self.proc.wait(5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - the OS did not reap it yet
-            pass
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                if stream is not None:
+            if stream is not None:
+                with contextlib.suppress(Exception):
                     stream.close()
-            except Exception:
-                pass
 
     def _next(self, deadline: float | None, cancel: threading.Event | None) -> Any:
         """The next message; raises Cancelled / TimeLimitReached (after killing the child)."""
@@ -154,7 +151,9 @@ class TraceChild:
                 try:
                     message = self._next(deadline, cancel)
                 except _Deadline:
-                    raise TimeLimitReached(request.time_limit_s, f"the kernel {_kernel_words(request)}") from None
+                    raise TimeLimitReached(
+                        request.time_limit_s, f"the kernel {_kernel_words(request)}"
+                    ) from None
                 if message[0] == "progress":
                     if progress is not None:
                         progress(min(0.99, float(message[1])))

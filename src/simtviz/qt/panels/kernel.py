@@ -358,7 +358,8 @@ class KernelTab(QWidget):
         qs = self._qs
         source = qs.value(KEY + "source", None)
         if not source:
-            self.load_template(templates()[1].name if len(templates()) > 1 else templates()[0].name)
+            # A first start: the unguarded vecadd, not saved until the student changes something.
+            self.load_template(templates()[1].name if len(templates()) > 1 else templates()[0].name, save=False)
             return
         self._loading = True
         try:
@@ -395,7 +396,7 @@ class KernelTab(QWidget):
         if name:
             self.load_template(name)
 
-    def load_template(self, name: str) -> None:
+    def load_template(self, name: str, save: bool = True) -> None:
         t = next(t for t in templates() if t.name == name)
         self._loading = True
         try:
@@ -406,7 +407,8 @@ class KernelTab(QWidget):
             self.check.setText(t.check or "")
         finally:
             self._loading = False
-        self.save_state()
+        if save:
+            self.save_state()
 
     def refresh_params(self, specs: dict[str, str] | None = None) -> None:
         """The table's rows from the kernel's parameters (read from the text, never run)."""

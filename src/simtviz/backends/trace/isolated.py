@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from simtviz.backends.trace.child import read_message, write_message
 from simtviz.core.errors import BackendUnavailable, Cancelled, KernelFailed, TimeLimitReached
@@ -60,7 +60,7 @@ class TraceChild:
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
-        creation = {}
+        creation: dict[str, Any] = {}
         if sys.platform == "win32":  # pragma: no cover - no console window per run
             creation["creationflags"] = getattr(subprocess, "CREATE_NO_WINDOW", 0)
         self.proc = subprocess.Popen(
@@ -69,7 +69,7 @@ class TraceChild:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=child_env(kind),
-            **creation,  # type: ignore[call-overload]
+            **creation,
         )
         self.messages: queue.Queue[Any] = queue.Queue()
         self._stderr: list[str] = []
@@ -145,7 +145,7 @@ class TraceChild:
         try:
             self.wait_ready(cancel)
             assert self.proc.stdin is not None
-            write_message(self.proc.stdin, request, self._lock)
+            write_message(cast(IO[bytes], self.proc.stdin), request, self._lock)
             deadline = time.monotonic() + max(0.1, float(request.time_limit_s))
             while True:
                 try:

@@ -359,7 +359,9 @@ class KernelTab(QWidget):
         source = qs.value(KEY + "source", None)
         if not source:
             # A first start: the unguarded vecadd, not saved until the student changes something.
-            self.load_template(templates()[1].name if len(templates()) > 1 else templates()[0].name, save=False)
+            self.load_template(
+                templates()[1].name if len(templates()) > 1 else templates()[0].name, save=False
+            )
             return
         self._loading = True
         try:
@@ -371,8 +373,8 @@ class KernelTab(QWidget):
                 specs = {}
             self.refresh_params(specs if isinstance(specs, dict) else {})
             self.check.setText(str(qs.value(KEY + "check", "")))
-            self.budget.setValue(int(qs.value(KEY + "budget", DEFAULT_BUDGET)))
-            self.timeLimit.setValue(float(qs.value(KEY + "time_limit", DEFAULT_TIME_LIMIT_S)))
+            self.budget.setValue(int(str(qs.value(KEY + "budget", DEFAULT_BUDGET))))
+            self.timeLimit.setValue(float(str(qs.value(KEY + "time_limit", DEFAULT_TIME_LIMIT_S))))
         except (TypeError, ValueError):
             log.warning("the saved Your kernel settings were unreadable; kept the text only")
         finally:
@@ -444,7 +446,11 @@ class KernelTab(QWidget):
         from simtviz.core.files import atomic_write
 
         text = self.editor.toPlainText()
-        return atomic_write(Path(path), lambda fh: fh.write(text), mode="w")
+
+        def write(fh: Any) -> None:
+            fh.write(text)
+
+        return atomic_write(Path(path), write, mode="w")
 
     # --- running -------------------------------------------------------------------------------
     def _kind(self) -> str:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 BUILTIN: dict[str, str] = {
     "record": "simtviz.backends.record",
     "vecadd": "simtviz.backends.vecadd",
+    "trace": "simtviz.backends.trace",
 }
 
 _REGISTRY: dict[str, Experiment] = {}

@@ -30,7 +30,7 @@ from simtviz.core.errors import (
 )
 
 # The commands, in the order --help lists them (modules of this package).
-COMMANDS: tuple[str, ...] = ("record", "vecadd", "devices", "snapshot")
+COMMANDS: tuple[str, ...] = ("record", "vecadd", "trace", "devices", "snapshot")
 
 __all__ = [
     "EXIT_CHECK_FAILED",

@@ -13,10 +13,14 @@ from simtviz.core.estimates import format_duration
 from simtviz.core.files import ExportError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import LimitViolation, explain
+from simtviz.core.trace_args import ArgSpecError
+from simtviz.core.trace_model import KernelCompileError
+from simtviz.core.trace_rewrite import TraceUnsupported
 
 # Exit statuses of the command line (CONTRACT.md).
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_REJECTED, EXIT_TOO_LARGE = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130
+EXIT_TIME_LIMIT = 6  # a traced kernel stopped at its time limit (CONTRACT.md, additions)
 
 RESTART_ADVICE = "CUDA cannot recover from this in the same process: restart simtviz."
 
@@ -58,6 +62,14 @@ class LaunchRejected(SimtvizError):
     @property
     def explanation(self) -> str:
         return explain(self.violations) or "The driver did not say which limit; see the details."
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        # Crosses a process boundary (the traced kernel's child process) with all its fields.
+        return (
+            LaunchRejected,
+            (self.driver_text, self.config, self.violations, self.exception_type,
+             self.launch_line, self.traceback_text, self.source),
+        )  # fmt: skip
 
 
 class LaunchTooLarge(SimtvizError):
@@ -148,6 +160,22 @@ class KernelFailed(SimtvizError):
         return self.message
 
 
+class TimeLimitReached(SimtvizError):
+    """A run in a child process (the student's traced kernel) was still going at its time limit
+    and was killed: an endless loop, or a launch too long for the limit."""
+
+    def __init__(self, seconds: float, what: str = "the kernel") -> None:
+        super().__init__(seconds, what)
+        self.seconds = seconds
+        self.what = what
+
+    def __str__(self) -> str:
+        return (
+            f"stopped at the time limit: {self.what} was still running after {self.seconds:g} s "
+            "and its process was ended; the app keeps running"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class ErrorReport:
     """What to tell a user about an error: the CLI's exit code and a dialog's title and texts."""
@@ -179,7 +207,17 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
     ),
     KernelFailed: (EXIT_CHECK_FAILED, "The kernel failed", ""),
     Cancelled: (EXIT_CHECK_FAILED, "Cancelled", ""),
+    TimeLimitReached: (
+        EXIT_TIME_LIMIT,
+        "Stopped at the time limit",
+        "Look for a loop that never ends (a while whose condition never changes), "
+        "or raise the time limit (--timeout, or Settings in the Your kernel tab).",
+    ),
     BackendChoiceError: (EXIT_USAGE, "Backend", ""),
+    # The student's kernel file and its arguments (simtviz trace, the Your kernel tab).
+    TraceUnsupported: (EXIT_USAGE, "Not traced", "Rewrite that line with plain element accesses."),
+    KernelCompileError: (EXIT_USAGE, "The kernel does not compile", "Fix that line and run again."),
+    ArgSpecError: (EXIT_USAGE, "Bad argument", ""),
     ExportError: (EXIT_USAGE, "Could not save", "Choose another file or folder."),
     MemoryError: (
         EXIT_TOO_LARGE,

@@ -21,8 +21,10 @@ GPU_MAX_THREADS_UNASKED: Final = 1 << 40
 # vecadd 9,000–11,000. One rate for both, on the slow side, so that the index map and the vector
 # add give the same estimate for the same number of threads and a run ends early, never late.
 SIM_RATE: Final = 3_000.0
-SIM_THREADS_PER_SECOND: Final[dict[str, float]] = {"record": SIM_RATE, "vecadd": SIM_RATE}
-SIM_STARTUP_SECONDS: Final[dict[str, float]] = {"vecadd": 1.0}
+# trace: the student's kernel runs each access as a logged helper call in a fresh child process
+# per run; its rate is not measured yet, so it takes the same slow-side rate and a 2 s start.
+SIM_THREADS_PER_SECOND: Final[dict[str, float]] = {"record": SIM_RATE, "vecadd": SIM_RATE, "trace": SIM_RATE}
+SIM_STARTUP_SECONDS: Final[dict[str, float]] = {"vecadd": 1.0, "trace": 2.0}
 # An experiment without its own measured rate is estimated at the slowest one.
 SIM_DEFAULT_THREADS_PER_SECOND: Final = min(SIM_THREADS_PER_SECOND.values())
 # On the H200 a launch of 2.2 × 10^12 threads (grid 2^31 - 1 of 1024, a window recording) took

@@ -17,6 +17,8 @@ from simtviz.core.trace_rewrite import Site
 DEFAULT_BUDGET = 1 << 21
 # The simulator logs into host memory; its launches are small anyway.
 SIM_BUDGET = 1 << 20
+# Seconds a traced kernel may run (its child process is killed then): an endless loop ends here.
+DEFAULT_TIME_LIMIT_S = 10.0
 
 
 class KernelCompileError(ValueError):
@@ -25,6 +27,9 @@ class KernelCompileError(ValueError):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)
         self.line = line
+
+    def __reduce__(self) -> tuple[type, tuple[int, str]]:  # crosses from the child process
+        return (KernelCompileError, (self.line, str(self)))
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,7 @@ class TraceRequest:
     seed: int = DEFAULT_SEED
     force: bool = False
     time_kernel: bool = True  # GPU: also time the kernel as written and the traced one
+    time_limit_s: float = DEFAULT_TIME_LIMIT_S  # the child process is killed after this
 
     @property
     def threads(self) -> int:

@@ -61,6 +61,9 @@ class TraceUnsupported(ValueError):
         self.line = line
         self.message = message
 
+    def __reduce__(self) -> tuple[type, tuple[int, str]]:  # crosses from the child process
+        return (TraceUnsupported, (self.line, self.message))
+
 
 @dataclass(frozen=True, slots=True)
 class Site:

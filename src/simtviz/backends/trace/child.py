@@ -1,0 +1,131 @@
+"""The child process that runs one traced kernel: ``python -m simtviz.backends.trace.child KIND``.
+
+It sets its own backend before numba is imported (``NUMBA_ENABLE_CUDASIM=1`` for ``sim``, unset
+for ``gpu``: a GPU child gets its own CUDA context), imports numba and the helpers, says
+``ready``, then reads one pickled ``(TraceRequest)`` from stdin, runs it and writes pickled
+messages to its protocol pipe: ``("progress", fraction)`` … then ``("ok", TraceResult)`` or
+``("error", exception-or-None, type name, text, traceback)``. One run per process: a fault, a
+sticky CUDA error or leftover module state dies with it.
+
+File descriptor 1 is the protocol; the student's ``print`` (and CUDA's printf) is moved to
+stderr so it can never corrupt a message. If the parent goes away (stdin reaches its end), the
+child ends itself: an orphan must not keep spinning an endless loop.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import sys
+import threading
+import traceback
+from typing import IO, Any
+
+HEADER = struct.Struct("<Q")
+
+
+def write_message(stream: IO[bytes], message: Any, lock: threading.Lock) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    with lock:
+        stream.write(HEADER.pack(len(data)))
+        stream.write(data)
+        stream.flush()
+
+
+def read_message(stream: IO[bytes]) -> Any:
+    """One message, or raises EOFError when the other side closed the pipe."""
+    head = stream.read(HEADER.size)
+    if len(head) < HEADER.size:
+        raise EOFError
+    size = HEADER.unpack(head)[0]
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError
+    return pickle.loads(data)
+
+
+def _error_message(exc: BaseException) -> tuple[Any, ...]:
+    """The exception itself when it survives pickling (simtviz's errors do), else its words."""
+    try:
+        data = pickle.dumps(exc)
+        pickle.loads(data)
+        carried: BaseException | None = exc
+    except Exception:
+        carried = None
+    return ("error", carried, type(exc).__name__, str(exc), traceback.format_exc())
+
+
+def _watch_parent(stdin: IO[bytes]) -> None:
+    """End this process when the parent closes our stdin (it died or gave up on us)."""
+    try:
+        while stdin.read(1):
+            pass
+    finally:
+        os._exit(3)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    kind = argv[0] if argv else "sim"
+    proto = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # print() in the student's kernel goes to stderr, never into the protocol
+    lock = threading.Lock()
+
+    # The backend, chosen before anything imports numba.
+    from simtviz.backends.selection import activate
+
+    activate(kind)
+    try:
+        from simtviz.backends.trace import RUNNERS
+
+        module_name, _, func_name = RUNNERS[kind].partition(":")
+        import importlib
+
+        runner = getattr(importlib.import_module(module_name), func_name)
+        import simtviz.kernels.trace_helpers  # noqa: F401  (numba and the helpers, before 'ready')
+
+        if kind == "gpu":
+            from numba import cuda
+
+            cuda.current_context()  # this process's own context, made now rather than at Run
+    except BaseException as exc:  # no numba, no GPU: reported as the run's error
+        write_message(proto, _error_message(_as_unavailable(exc, kind)), lock)
+        return 1
+    write_message(proto, ("ready", os.getpid()), lock)
+
+    stdin = sys.stdin.buffer
+    try:
+        request = read_message(stdin)
+    except EOFError:
+        return 0
+    threading.Thread(target=_watch_parent, args=(stdin,), daemon=True).start()
+
+    def progress(fraction: float) -> None:
+        write_message(proto, ("progress", float(fraction)), lock)
+
+    try:
+        reply: tuple[Any, ...] = ("ok", runner(request, progress))
+    except BaseException as exc:
+        reply = _error_message(exc)
+    try:
+        write_message(proto, reply, lock)
+    except Exception as exc:  # a result that does not pickle: say so rather than hang
+        write_message(proto, _error_message(exc), lock)
+    proto.close()
+    # os._exit: no interpreter teardown (the simulator's threads, a CUDA context) to wait for.
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def _as_unavailable(exc: BaseException, kind: str) -> BaseException:
+    from simtviz.core.errors import BackendUnavailable, SimtvizError
+
+    if isinstance(exc, SimtvizError):
+        return exc
+    where = "the GPU" if kind == "gpu" else "the CUDA simulator"
+    return BackendUnavailable(f"the traced kernel's process could not start {where}: {exc}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,245 @@
+"""Running the student's traced kernel in a killable child process, with a time limit.
+
+Why a dedicated runner rather than ``backends/sim_process.py``'s child: that child is one
+long-lived simulator process that runs many experiments (it keeps numba warm for the index
+map), reports failures as text, and exists only for the simulator. A student's kernel needs the
+opposite on both backends: a fresh process per run (a GPU fault or a sticky CUDA error poisons a
+context for good; an endless loop must be killed, not interrupted), its own CUDA context on a
+GPU, a time limit, and simtviz's structured errors (exit codes 2/3/6) carried back intact. So
+each run gets ``python -m simtviz.backends.trace.child KIND`` through ``subprocess`` (which also
+works from inside a daemonic process) with pickled messages on its stdin/stdout. No CUDA or
+numba call happens in the calling process, so the app's worker thread is not needed for it.
+
+The clock of the time limit starts when the child is ready (numba imported, context made), so a
+slow start on a cold laptop never counts against the student's kernel.
+
+``WarmChild`` starts the next child ahead of time (the desktop app keeps one waiting), which
+hides numba's import (~1 s) from Run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import IO, Any, cast
+
+from simtviz.backends.trace.child import read_message, write_message
+from simtviz.core.errors import BackendUnavailable, Cancelled, KernelFailed, TimeLimitReached
+from simtviz.core.trace_model import TraceRequest, TraceResult
+
+Progress = Callable[[float], None]
+POLL_SECONDS = 0.05
+# How long a child may take to import numba (and make a CUDA context) before it counts as broken.
+START_TIMEOUT_S = 120.0
+STDERR_KEEP = 20_000  # characters of the child's stderr kept for messages (the kernel's prints)
+
+
+def child_env(kind: str) -> dict[str, str]:
+    env = dict(os.environ)
+    if kind == "sim":
+        env["NUMBA_ENABLE_CUDASIM"] = "1"
+    else:
+        env.pop("NUMBA_ENABLE_CUDASIM", None)
+    # The child imports simtviz the way this process did (an uninstalled checkout included).
+    import simtviz
+
+    src = os.path.dirname(os.path.dirname(os.path.abspath(simtviz.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH", "")) if p)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+class TraceChild:
+    """One child process, started now; ``run`` sends it one request."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        creation: dict[str, Any] = {}
+        if sys.platform == "win32":  # pragma: no cover - no console window per run
+            creation["creationflags"] = getattr(subprocess, "CREATE_NO_WINDOW", 0)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "simtviz.backends.trace.child", kind],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=child_env(kind),
+            **creation,
+        )
+        self.messages: queue.Queue[Any] = queue.Queue()
+        self._stderr: list[str] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
+        threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        return int(self.proc.pid)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stderr_text(self) -> str:
+        return "".join(self._stderr)[-STDERR_KEEP:]
+
+    def _read(self, stream: IO[bytes]) -> None:
+        try:
+            while True:
+                self.messages.put(read_message(stream))
+        except Exception:
+            self.messages.put(("eof",))
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        for raw in iter(lambda: stream.readline(), b""):
+            self._stderr.append(raw.decode("utf-8", "replace"))
+            if len(self._stderr) > 2000:
+                del self._stderr[:1000]
+
+    def kill(self) -> None:
+        """End the child now (SIGKILL) and reap it; a GPU child's context goes with it."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):  # the OS did not reap it yet
+            self.proc.wait(5)
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(Exception):
+                    stream.close()
+
+    def _next(self, deadline: float | None, cancel: threading.Event | None) -> Any:
+        """The next message; raises Cancelled / TimeLimitReached (after killing the child)."""
+        while True:
+            if cancel is not None and cancel.is_set():
+                self.kill()
+                raise Cancelled("run cancelled")
+            if deadline is not None and time.monotonic() >= deadline:
+                self.kill()
+                raise _Deadline
+            try:
+                return self.messages.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                continue
+
+    def wait_ready(self, cancel: threading.Event | None = None) -> None:
+        try:
+            message = self._next(time.monotonic() + START_TIMEOUT_S, cancel)
+        except _Deadline:
+            raise BackendUnavailable("the traced kernel's process did not start in time") from None
+        if message[0] == "ready":
+            return
+        self.kill()
+        raise self._failure(message)
+
+    def run(
+        self,
+        request: TraceRequest,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> TraceResult:
+        """Run ``request`` in this child (once); the child is gone afterwards, whatever happened."""
+        try:
+            self.wait_ready(cancel)
+            assert self.proc.stdin is not None
+            write_message(cast(IO[bytes], self.proc.stdin), request, self._lock)
+            deadline = time.monotonic() + max(0.1, float(request.time_limit_s))
+            while True:
+                try:
+                    message = self._next(deadline, cancel)
+                except _Deadline:
+                    raise TimeLimitReached(
+                        request.time_limit_s, f"the kernel {_kernel_words(request)}"
+                    ) from None
+                if message[0] == "progress":
+                    if progress is not None:
+                        progress(min(0.99, float(message[1])))
+                    continue
+                if message[0] == "ok":
+                    result: TraceResult = message[1]
+                    output = self.stderr_text().strip()
+                    if output:
+                        result.notes.append(f"the kernel printed:\n{output[-2000:]}")
+                    return result
+                raise self._failure(message)
+        finally:
+            self.kill()
+
+    def _failure(self, message: tuple[Any, ...]) -> BaseException:
+        if message[0] == "eof":
+            self.kill()
+            code = self.proc.returncode
+            tail = self.stderr_text().strip().splitlines()[-3:]
+            more = f": {' / '.join(tail)}" if tail else ""
+            return KernelFailed(
+                f"the traced kernel's process ended unexpectedly (exit status {code}){more}; "
+                "the app is unaffected"
+            )
+        _, exc, name, text, _tb = message
+        if isinstance(exc, KernelFailed) and exc.needs_restart:
+            # Sticky in the child's context only: that process is gone, this one is fine.
+            return KernelFailed(f"{exc.message} (only the traced kernel's own process was affected)")
+        if isinstance(exc, BaseException):
+            return exc
+        return KernelFailed(f"the traced kernel's process raised {name}: {text}")
+
+
+class _Deadline(Exception):
+    pass
+
+
+def _kernel_words(request: TraceRequest) -> str:
+    return f"'{request.kernel}'" if request.kernel else f"in {request.filename}"
+
+
+def run_isolated(
+    kind: str,
+    request: TraceRequest,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    child: TraceChild | None = None,
+) -> TraceResult:
+    """Run ``request`` on backend ``kind`` ("gpu" or "sim") in a child process (``child`` if one
+    was started ahead for that kind, else a new one) and return its result.
+
+    Raises what the run raised there (TraceUnsupported, KernelCompileError, LaunchRejected,
+    KernelFailed, …), TimeLimitReached after ``request.time_limit_s`` of running, Cancelled.
+    """
+    if child is None or child.kind != kind or not child.alive():
+        if child is not None:
+            child.kill()
+        child = TraceChild(kind)
+    return child.run(request, progress, cancel)
+
+
+class WarmChild:
+    """Keeps one child of a kind started and waiting, so the next Run skips numba's import."""
+
+    def __init__(self) -> None:
+        self._child: TraceChild | None = None
+        self._lock = threading.Lock()
+
+    def take(self, kind: str) -> TraceChild | None:
+        with self._lock:
+            child, self._child = self._child, None
+        if child is not None and (child.kind != kind or not child.alive()):
+            child.kill()
+            return None
+        return child
+
+    def prepare(self, kind: str) -> None:
+        with self._lock:
+            if self._child is not None and self._child.kind == kind and self._child.alive():
+                return
+            old, self._child = self._child, TraceChild(kind)
+        if old is not None:
+            old.kill()
+
+    def close(self) -> None:
+        with self._lock:
+            child, self._child = self._child, None
+        if child is not None:
+            child.kill()

@@ -1,0 +1,119 @@
+"""``simtviz trace FILE.py``: run the student's kernel traced and report every memory access.
+
+Exit status (shared/CONTRACT.md): 0 the kernel ran (out-of-bounds accesses are findings, not
+failures); 1 it failed on the device; 2 bad usage, a bad SPEC or a construct the tracer does not
+follow (the message names the line of FILE.py); 3 launch rejected; 4 too large without
+``--force``; 6 stopped at the time limit. The kernel runs in a child process of its own; this
+process never imports numba.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from simtviz.cli.parser import dim, positive_int
+from simtviz.core.errors import EXIT_OK, EXIT_USAGE
+from simtviz.core.trace_model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S, KernelCompileError, TraceRequest
+from simtviz.core.trace_rewrite import TraceUnsupported
+
+NAME = "trace"
+HELP = "run your own @cuda.jit kernel and see every memory access it makes"
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not more than 0 seconds")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, metavar="FILE.py", help="a Python file with a @cuda.jit kernel")
+    parser.add_argument("--grid", type=dim, required=True, help="X[,Y[,Z]] blocks")
+    parser.add_argument("--block", type=dim, required=True, help="X[,Y[,Z]] threads per block")
+    parser.add_argument(
+        "--arg",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="one per kernel parameter: DTYPE[D0[,D1[,D2]]][:zeros|ones|arange|random|NUMBER] or DTYPE:VALUE",
+    )
+    parser.add_argument("--kernel", default=None, help="the kernel's name, when the file has several")
+    parser.add_argument(
+        "--budget", type=positive_int, default=None, help=f"most accesses to log (default {DEFAULT_BUDGET:,})"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=DEFAULT_TIME_LIMIT_S,
+        metavar="S",
+        help=f"stop the kernel after S seconds (default {DEFAULT_TIME_LIMIT_S:g})",
+    )
+    parser.add_argument("--out", type=Path, default=None, help="save the log and the summary as .npz")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    parser.add_argument("--force", action="store_true", help="run even if the launch would take long here")
+
+
+def _args_dict(items: list[str]) -> dict[str, str]:
+    from simtviz.core.trace_args import ArgSpecError, parse_args
+
+    parse_args(items)  # every SPEC checked (and a name given twice refused) before anything runs
+    out: dict[str, str] = {}
+    for item in items:
+        name, _, spec = item.partition("=")
+        if name.strip() in out:
+            raise ArgSpecError(f"{name.strip()} is given twice")
+        out[name.strip()] = spec.strip()
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from simtviz.backends.base import BackendInfo, BackendKind
+    from simtviz.backends.selection import resolve_backend
+    from simtviz.backends.sim import sim_info
+    from simtviz.backends.trace import TRACE
+    from simtviz.backends.trace.isolated import run_isolated
+    from simtviz.core.limits import DeviceLimits
+    from simtviz.core.trace_report import findings, save_npz
+
+    try:
+        source = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"simtviz: cannot read {args.file}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    kind = resolve_backend(args.backend)
+    request = TraceRequest(
+        source=source,
+        grid=args.grid.as_tuple(),
+        block=args.block.as_tuple(),
+        args=_args_dict(args.arg),
+        kernel=args.kernel,
+        filename=args.file.name,
+        budget=args.budget or DEFAULT_BUDGET,
+        force=bool(args.force),
+        time_limit_s=args.timeout,
+    )
+    # The GPU's limits are the driver's business (its own error is the lesson); this process
+    # makes no CUDA context of its own, so a GPU is described without opening one.
+    info = sim_info() if kind == "sim" else BackendInfo(BackendKind.GPU, "gpu", "GPU", DeviceLimits())
+    try:
+        TRACE.check(request, info)
+        result = run_isolated(kind, request)
+    except (TraceUnsupported, KernelCompileError) as exc:
+        print(f"simtviz: {args.file}, {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.out is not None:
+        path = save_npz(result, args.out)
+        if not args.json:
+            print(f"saved {path}")
+    if args.json:
+        print(json.dumps(result.summary()), flush=True)
+    else:
+        print("\n".join(findings(result)), flush=True)
+    return EXIT_OK

@@ -1,0 +1,129 @@
+"""A traced run in words (the CLI's text output and the Your kernel tab's findings), and its .npz.
+
+Everything here is read from ``TraceResult.summary()`` (the ``trace --json`` dict) and the log:
+nothing is computed from a formula.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simtviz.core.files import atomic_write
+from simtviz.core.trace_analysis import LOG_FIELDS, oob_details
+from simtviz.core.trace_model import TraceResult
+
+LOG_FIELD_NAMES = ("thread", "site", "flags", "offset", "i0", "i1", "i2")
+assert len(LOG_FIELD_NAMES) == LOG_FIELDS
+OOB_SHOWN = 5  # out-of-bounds attempts listed one by one (all are counted)
+
+
+def _dims(values: list[int]) -> str:
+    return "(" + ", ".join(str(v) for v in values) + ")"
+
+
+def timing_words(s: dict[str, Any]) -> str:
+    if s.get("kernel_ms") is None:
+        return "Kernel time: not measured on the simulator (it runs each thread as Python)."
+    text = f"Kernel time: {s['kernel_ms']:.3f} ms as written"
+    if s.get("instrumented_ms") is not None:
+        slower = s["instrumented_ms"] / s["kernel_ms"] if s["kernel_ms"] else None
+        text += f", {s['instrumented_ms']:.3f} ms traced"
+        if slower:
+            text += f" ({slower:.0f}× slower: every access is logged)"
+    return text + " (GPU time, host launch cost excluded)."
+
+
+def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
+    """The findings, one sentence per line, in the order a student needs them."""
+    s = result.summary()
+    lines = [
+        f"{s['kernel']}[{_dims(s['grid'])}, {_dims(s['block'])}] — {s['threads']:,} threads on "
+        + ("the CUDA simulator" if s["backend"] == "sim" else s["backend"].removeprefix("gpu:")),
+    ]
+    if s["logged"] < s["accesses"]:
+        lines.append(
+            f"Logged {s['logged']:,} of {s['accesses']:,} accesses (the budget): the counts below "
+            "cover the logged ones; raise the budget to see all."
+        )
+    else:
+        lines.append(f"{s['accesses']:,} memory accesses, all logged.")
+    if s["oob_total"]:
+        lines.append(
+            f"{s['oob_total']:,} out-of-bounds accesses (skipped here; a GPU would have touched "
+            "memory outside the array):"
+        )
+        for o in s["oob"]:
+            lines.append(f"  line {o['line']}: {o['count']:,} × {o['kind']} of {o['array']}")
+        for d in oob_details(result.log, result.sites, result.arrays, oob_shown):
+            lines.append(
+                f"  e.g. thread {d['thread']:,} (line {d['line']}) {d['kind']}s {d['array']}"
+                f"[{', '.join(map(str, d['index']))}], but {d['array']} has shape {tuple(d['shape'])}"
+            )
+    else:
+        lines.append("No out-of-bounds accesses.")
+    for name, a in s["arrays"].items():
+        size = int(np.prod(a["shape"])) if a["shape"] else 1
+        parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
+        if a["atomics"]:
+            parts.append(f"{a['atomics']:,} atomic adds")
+        text = f"{name} {a['dtype']}{list(a['shape'])}: " + ", ".join(parts)
+        if a["untouched"]:
+            text += f"; {a['untouched']:,} of {size:,} elements untouched"
+        if a["multi_writer"]:
+            text += (
+                f"; {a['multi_writer']:,} elements stored by more than one thread "
+                "(a race unless the threads write the same value)"
+            )
+        lines.append(text + ".")
+    for row in s["lines"]:
+        if row["requests"]:
+            lines.append(
+                f"line {row['line']} {row['kind']} {row['array']}: {row['sectors_per_request']:g} "
+                f"sectors per request, {row['efficiency']:.0%} of the fetched bytes used"
+            )
+    check = s.get("check")
+    if check:
+        if check.get("error"):
+            lines.append(f"Check {check['expression']}: could not be evaluated ({check['error']}).")
+        elif check["passed"]:
+            lines.append(f"Check {check['expression']}: passed.")
+        else:
+            failing = f" ({check['failing']:,} elements differ)" if check.get("failing") else ""
+            lines.append(f"Check {check['expression']}: FAILED{failing}.")
+    lines.append(timing_words(s))
+    lines.extend(n for n in result.notes if not n.startswith("logged "))
+    return lines
+
+
+def save_npz(result: TraceResult, path: str | Path) -> Path:
+    """The log (one row per logged access) and the summary, as ``simtviz trace --out`` writes them.
+
+    Keys: ``log`` (logged, 7) int64 with ``log_fields`` naming its columns (flags = oob | kind << 1
+    | array << 3), ``line``/``array``/``kind``/``oob`` per row decoded, ``sites`` (site id → line),
+    ``arrays`` (array id → name), ``summary`` (the trace --json object as JSON text), ``backend``,
+    and each array's final values as ``final_<NAME>``.
+    """
+    log = np.ascontiguousarray(np.asarray(result.log).T)
+    site_line = np.array([s.line for s in result.sites], dtype=np.int64)
+    flags = log[:, 2] if log.size else np.zeros(0, np.int64)
+    names = [a.name for a in result.arrays]
+    kinds = np.array(["load", "store", "atomic"])
+    payload: dict[str, Any] = {
+        "log": log,
+        "log_fields": np.array(LOG_FIELD_NAMES),
+        "line": site_line[log[:, 1]] if log.size else np.zeros(0, np.int64),
+        "array": np.array(names)[flags >> 3] if log.size else np.zeros(0, "U1"),
+        "kind": kinds[(flags >> 1) & 3] if log.size else np.zeros(0, "U1"),
+        "oob": (flags & 1).astype(bool),
+        "sites": site_line,
+        "arrays": np.array(names),
+        "summary": np.array(json.dumps(result.summary())),
+        "backend": np.array(result.backend),
+    }
+    for name, values in result.outputs.items():
+        payload[f"final_{name}"] = values
+    return atomic_write(Path(path), lambda fh: np.savez_compressed(fh, **payload))

@@ -1,0 +1,608 @@
+"""The Your kernel tab: the student writes a numba kernel and sees every memory access it makes.
+
+Opening a file or choosing a template only puts text in the editor; nothing runs until Run, and
+then in a child process of its own (``backends/trace/isolated.py``), on the session's backend
+kind, with a time limit. No numba or CUDA call happens in this process, so the run does not
+need the session's worker thread: a plain thread waits for the child and posts the result back.
+The editor's text (and the launch, the arguments) are saved in the settings on every edit,
+debounced, so a crash loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
+from simtviz.core.trace_args import DTYPES, INITS, ArgSpecError, ArraySpec, parse_spec
+from simtviz.core.trace_model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S, TraceRequest, TraceResult
+from simtviz.core.trace_report import findings
+from simtviz.core.trace_rewrite import TraceUnsupported, find_kernels
+from simtviz.core.trace_templates import templates
+from simtviz.qt.panels.kernel_editor import CodeEditor
+from simtviz.qt.panels.kernel_views import ArraysPanel, LinesTable, TraceData, WarpSectorsView
+
+if TYPE_CHECKING:
+    from simtviz.qt.main_window import MainWindow
+    from simtviz.qt.session import RunSession
+
+log = logging.getLogger(__name__)
+INT_MAX = 2_147_483_647
+SAVE_DELAY_MS = 400
+KEY = "kernel/"  # settings keys: kernel/source, kernel/template, kernel/grid, …
+
+
+class TraceRunner(QObject):
+    """Runs one TraceRequest at a time in a child process; results come back as signals."""
+
+    finished = Signal(object)  # TraceResult
+    failed = Signal(object)  # exception
+    progress = Signal(float)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        from simtviz.backends.trace.isolated import WarmChild
+
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.warm = WarmChild()
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, kind: str, request: TraceRequest) -> None:
+        from simtviz.backends.trace.isolated import run_isolated
+
+        self._cancel = threading.Event()
+        cancel = self._cancel
+
+        def work() -> None:
+            try:
+                result = run_isolated(kind, request, self.progress.emit, cancel, self.warm.take(kind))
+            except BaseException as exc:  # every failure is shown in words
+                self.failed.emit(exc)
+                return
+            self.finished.emit(result)
+            try:  # the next Run finds numba already imported
+                self.warm.prepare(kind)
+            except Exception:
+                log.exception("could not start the next traced kernel's process")
+
+        self._thread = threading.Thread(target=work, name="simtviz-trace", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def close(self) -> None:
+        self._cancel.set()
+        if self._thread is not None:
+            self._thread.join(3.0)
+        self.warm.close()
+
+
+class ArgsTable(QTableWidget):
+    """The kernel's parameters: array (dtype, shape, initial values) or scalar (type, value)."""
+
+    HEADERS = ("parameter", "kind", "type", "shape", "initial values / value")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(self.HEADERS), parent)
+        self.setObjectName("kernelArgs")
+        self.setHorizontalHeaderLabels(list(self.HEADERS))
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setVisible(False)
+
+    def set_specs(self, params: list[str], specs: dict[str, str]) -> None:
+        self.blockSignals(True)
+        self.setRowCount(len(params))
+        for r, name in enumerate(params):
+            item = QTableWidgetItem(name)
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.setItem(r, 0, item)
+            kind, dtype, shape, init = "array", "float32", "1000", "zeros"
+            text = specs.get(name)
+            if text:
+                try:
+                    spec = parse_spec(name, text)
+                    if isinstance(spec, ArraySpec):
+                        shape = ",".join(map(str, spec.shape))
+                        init = spec.spec().rsplit(":", 1)[1]
+                        dtype = spec.dtype
+                    else:
+                        kind, dtype, shape, init = "scalar", spec.dtype, "", spec.spec().split(":", 1)[1]
+                except ArgSpecError:
+                    pass
+            kinds = QComboBox()
+            kinds.addItems(["array", "scalar"])
+            kinds.setCurrentText(kind)
+            types = QComboBox()
+            types.addItems(list(DTYPES))
+            types.setCurrentText(dtype)
+            self.setCellWidget(r, 1, kinds)
+            self.setCellWidget(r, 2, types)
+            self.setItem(r, 3, QTableWidgetItem(shape))
+            value = QTableWidgetItem(init)
+            value.setToolTip(f"an array: {', '.join(INITS)} or a number; a scalar: its value")
+            self.setItem(r, 4, value)
+            kinds.currentTextChanged.connect(lambda _t: self.itemChanged.emit(self.item(0, 0)))
+            types.currentTextChanged.connect(lambda _t: self.itemChanged.emit(self.item(0, 0)))
+        self.blockSignals(False)
+
+    def specs(self) -> dict[str, str]:
+        """NAME → SPEC in the CLI's syntax (checked when the run starts)."""
+        out = {}
+        for r in range(self.rowCount()):
+            name = self.item(r, 0).text()
+            kind = self.cellWidget(r, 1).currentText()  # type: ignore[union-attr]
+            dtype = self.cellWidget(r, 2).currentText()  # type: ignore[union-attr]
+            shape = (self.item(r, 3).text() if self.item(r, 3) else "").strip()
+            value = (self.item(r, 4).text() if self.item(r, 4) else "").strip()
+            if kind == "array":
+                out[name] = f"{dtype}[{shape}]" + (f":{value}" if value else "")
+            else:
+                out[name] = f"{dtype}:{value}"
+        return out
+
+
+class KernelTab(QWidget):
+    """objectName ``kernelTab``: ``set_args(dict)`` and ``summary()`` for tests and scripts."""
+
+    def __init__(self, session: RunSession, window: MainWindow | None = None) -> None:
+        super().__init__()
+        self.setObjectName("kernelTab")
+        self.session = session
+        qs = getattr(window, "_qsettings", None)
+        self._qs: QSettings = qs if isinstance(qs, QSettings) else QSettings()
+        self._result: TraceResult | None = None
+        self._data: TraceData | None = None
+        self._loading = False
+        self.runner = TraceRunner(self)
+        self.runner.finished.connect(self._on_finished)
+        self.runner.failed.connect(self._on_failed)
+        self.runner.progress.connect(lambda f: self.progress.setValue(int(f * 1000)))
+        self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DELAY_MS)
+        self._save_timer.timeout.connect(self.save_state)
+        self._build()
+        self._restore()
+        self.destroyed.connect(self.runner.close)
+
+    # --- layout ------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.template = QComboBox(objectName="kernelTemplate")
+        self.template.addItem("— templates —", None)
+        for t in templates():
+            self.template.addItem(t.title, t.name)
+            self.template.setItemData(self.template.count() - 1, t.description, Qt.ItemDataRole.ToolTipRole)
+        self.openButton = QPushButton("Open…", objectName="kernelOpenButton")
+        self.saveButton = QPushButton("Save…", objectName="kernelSaveButton")
+        self.editor = CodeEditor()
+        self.editor.setObjectName("kernelEditor")
+        top = QHBoxLayout()
+        top.addWidget(self.template, 1)
+        top.addWidget(self.openButton)
+        top.addWidget(self.saveButton)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addLayout(top)
+        lv.addWidget(self.editor, 1)
+        note = QLabel(
+            "Your own code, run on your machine: opening a file never runs it; only Run does, "
+            "in a separate process that is stopped at the time limit."
+        )
+        note.setWordWrap(True)
+        lv.addWidget(note)
+
+        launch = QGroupBox("Launch")
+        grid = QGridLayout(launch)
+        self.spins: dict[str, QSpinBox] = {}
+        for col, axis in enumerate("XYZ"):
+            grid.addWidget(QLabel(axis), 0, col + 1)
+            for row, what in enumerate(("Grid", "Block")):
+                spin = QSpinBox(objectName=f"kernel{what}{axis}")
+                spin.setRange(0, INT_MAX)
+                spin.setValue(1)
+                self.spins[f"{what.lower()}{axis}"] = spin
+                grid.addWidget(spin, row + 1, col + 1)
+        grid.addWidget(QLabel("grid (blocks)"), 1, 0)
+        grid.addWidget(QLabel("block (threads)"), 2, 0)
+
+        self.args = ArgsTable()
+        self.refreshButton = QPushButton("Read parameters from the code", objectName="kernelRefreshArgs")
+        self.check = QLineEdit(objectName="kernelCheck")
+        self.check.setPlaceholderText("optional NumPy check over the final arrays, e.g. C == A + B")
+        self.budget = QSpinBox(objectName="kernelBudget")
+        self.budget.setRange(1, INT_MAX)
+        self.budget.setValue(DEFAULT_BUDGET)
+        self.budget.setToolTip("most accesses logged; more are counted but not recorded")
+        self.timeLimit = QDoubleSpinBox(objectName="kernelTimeLimit")
+        self.timeLimit.setRange(0.5, 3600)
+        self.timeLimit.setValue(DEFAULT_TIME_LIMIT_S)
+        self.timeLimit.setSuffix(" s")
+        opts = QHBoxLayout()
+        opts.addWidget(QLabel("Budget (accesses)"))
+        opts.addWidget(self.budget)
+        opts.addWidget(QLabel("Time limit"))
+        opts.addWidget(self.timeLimit)
+        self.runButton = QPushButton("Run traced", objectName="kernelRunButton")
+        self.cancelButton = QPushButton("Cancel", objectName="kernelCancelButton")
+        self.cancelButton.setEnabled(False)
+        self.progress = QProgressBar(objectName="kernelProgress")
+        self.progress.setRange(0, 1000)
+        self.progress.setVisible(False)
+        runs = QHBoxLayout()
+        runs.addWidget(self.runButton)
+        runs.addWidget(self.cancelButton)
+        runs.addWidget(self.progress, 1)
+
+        self.result = QTextEdit(objectName="kernelResult")
+        self.result.setReadOnly(True)
+        self.result.setPlainText("Choose a template or write a kernel, fill in its parameters, press Run.")
+        self.detail = QLabel(objectName="kernelDetail")
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.threadSpin = QSpinBox(objectName="kernelThread")
+        self.threadSpin.setRange(-1, INT_MAX)
+        self.threadSpin.setValue(-1)
+        self.threadSpin.setSpecialValueText("none")
+        self.threadSpin.setToolTip("a global thread id: its accesses are outlined in the arrays")
+
+        right = QWidget()
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        rv.addWidget(launch)
+        rv.addWidget(QLabel("Parameters"))
+        rv.addWidget(self.args, 1)
+        rv.addWidget(self.refreshButton)
+        rv.addWidget(self.check)
+        rv.addLayout(opts)
+        rv.addLayout(runs)
+        rv.addWidget(self.result, 2)
+
+        self.arrays = ArraysPanel()
+        self.lines = LinesTable()
+        self.warp = WarpSectorsView()
+        lines_box = QWidget()
+        lb = QVBoxLayout(lines_box)
+        lb.setContentsMargins(0, 0, 0, 0)
+        lb.addWidget(self.lines, 1)
+        lb.addWidget(self.warp)
+        views = QTabWidget(objectName="kernelViews")
+        arrays_box = QWidget()
+        ab = QVBoxLayout(arrays_box)
+        ab.setContentsMargins(0, 0, 0, 0)
+        ab.addWidget(self.arrays, 1)
+        th = QHBoxLayout()
+        th.addWidget(QLabel("Thread"))
+        th.addWidget(self.threadSpin)
+        th.addWidget(self.detail, 1)
+        ab.addLayout(th)
+        views.addTab(arrays_box, "Arrays")
+        views.addTab(lines_box, "Per line")
+
+        upper = QSplitter(Qt.Orientation.Horizontal)
+        upper.addWidget(left)
+        upper.addWidget(right)
+        upper.setSizes([700, 500])
+        outer = QSplitter(Qt.Orientation.Vertical)
+        outer.addWidget(upper)
+        outer.addWidget(views)
+        outer.setSizes([520, 420])
+        layout = QVBoxLayout(self)
+        layout.addWidget(outer)
+
+        self.template.activated.connect(self._on_template)
+        self.openButton.clicked.connect(lambda: self.open_file())
+        self.saveButton.clicked.connect(lambda: self.save_file())
+        self.refreshButton.clicked.connect(self.refresh_params)
+        self.runButton.clicked.connect(self.run)
+        self.cancelButton.clicked.connect(self.cancel)
+        self.editor.textChanged.connect(self._changed)
+        self.args.itemChanged.connect(self._changed)
+        self.check.textChanged.connect(self._changed)
+        for spin in self.spins.values():
+            spin.valueChanged.connect(self._changed)
+        self.budget.valueChanged.connect(self._changed)
+        self.timeLimit.valueChanged.connect(self._changed)
+        self.arrays.elementClicked.connect(self.select_element)
+        self.threadSpin.valueChanged.connect(self.select_thread)
+        self.lines.itemSelectionChanged.connect(self._on_line_selected)
+
+    # --- state -------------------------------------------------------------------------------
+    def _changed(self, *_: Any) -> None:
+        if not self._loading:
+            self._save_timer.start()
+
+    def save_state(self) -> None:
+        """Into the settings now (also called on every edit, after a short pause)."""
+        qs = self._qs
+        qs.setValue(KEY + "source", self.editor.toPlainText())
+        qs.setValue(KEY + "template", self.template.currentData() or "")
+        qs.setValue(KEY + "grid", ",".join(str(v) for v in self.grid()))
+        qs.setValue(KEY + "block", ",".join(str(v) for v in self.block()))
+        qs.setValue(KEY + "args", json.dumps(self.args.specs()))
+        qs.setValue(KEY + "check", self.check.text())
+        qs.setValue(KEY + "budget", self.budget.value())
+        qs.setValue(KEY + "time_limit", self.timeLimit.value())
+        qs.sync()
+
+    def _restore(self) -> None:
+        qs = self._qs
+        source = qs.value(KEY + "source", None)
+        if not source:
+            # A first start: the unguarded vecadd, not saved until the student changes something.
+            self.load_template(
+                templates()[1].name if len(templates()) > 1 else templates()[0].name, save=False
+            )
+            return
+        self._loading = True
+        try:
+            self.editor.setPlainText(str(source))
+            self._set_dims(str(qs.value(KEY + "grid", "1,1,1")), str(qs.value(KEY + "block", "32,1,1")))
+            try:
+                specs = json.loads(str(qs.value(KEY + "args", "{}")))
+            except ValueError:
+                specs = {}
+            self.refresh_params(specs if isinstance(specs, dict) else {})
+            self.check.setText(str(qs.value(KEY + "check", "")))
+            self.budget.setValue(int(str(qs.value(KEY + "budget", DEFAULT_BUDGET))))
+            self.timeLimit.setValue(float(str(qs.value(KEY + "time_limit", DEFAULT_TIME_LIMIT_S))))
+        except (TypeError, ValueError):
+            log.warning("the saved Your kernel settings were unreadable; kept the text only")
+        finally:
+            self._loading = False
+
+    def _set_dims(self, grid: str, block: str) -> None:
+        for what, text in (("grid", grid), ("block", block)):
+            values = [int(v) for v in text.split(",")] + [1, 1, 1]
+            for axis, v in zip("XYZ", values, strict=False):
+                self.spins[f"{what}{axis}"].setValue(v)
+
+    def grid(self) -> tuple[int, int, int]:
+        return tuple(self.spins[f"grid{a}"].value() for a in "XYZ")  # type: ignore[return-value]
+
+    def block(self) -> tuple[int, int, int]:
+        return tuple(self.spins[f"block{a}"].value() for a in "XYZ")  # type: ignore[return-value]
+
+    # --- templates and files -------------------------------------------------------------------
+    def _on_template(self, index: int) -> None:
+        name = self.template.itemData(index)
+        if name:
+            self.load_template(name)
+
+    def load_template(self, name: str, save: bool = True) -> None:
+        t = next(t for t in templates() if t.name == name)
+        self._loading = True
+        try:
+            self.template.setCurrentIndex(max(0, self.template.findData(name)))
+            self.editor.setPlainText(t.source)
+            self._set_dims(",".join(map(str, t.grid)), ",".join(map(str, t.block)))
+            self.refresh_params(dict(t.args))
+            self.check.setText(t.check or "")
+        finally:
+            self._loading = False
+        if save:
+            self.save_state()
+
+    def refresh_params(self, specs: dict[str, str] | None = None) -> None:
+        """The table's rows from the kernel's parameters (read from the text, never run)."""
+        keep = dict(self.args.specs()) if specs is None else {}
+        keep.update(specs or {})
+        try:
+            kernels = find_kernels(self.editor.toPlainText())
+        except TraceUnsupported:
+            kernels = []
+        params = list(kernels[0].params) if kernels else list(keep)
+        self.args.set_specs(params, keep)
+
+    def set_args(self, specs: dict[str, str]) -> None:
+        """NAME → SPEC in the CLI's syntax (CONTRACT.md)."""
+        self.refresh_params(dict(specs))
+
+    def open_file(self, path: str | Path | None = None) -> None:
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Open a kernel", "", "Python files (*.py)")
+            if not path:
+                return
+        text = Path(path).read_text(encoding="utf-8")  # read only: the file is never run here
+        self.template.setCurrentIndex(0)
+        self.editor.setPlainText(text)
+        self._filename = Path(path).name
+        self.refresh_params()
+
+    def save_file(self, path: str | Path | None = None) -> Path | None:
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Save the kernel", "kernel.py", "Python files (*.py)")
+            if not path:
+                return None
+        from simtviz.core.files import atomic_write
+
+        text = self.editor.toPlainText()
+
+        def write(fh: Any) -> None:
+            fh.write(text)
+
+        return atomic_write(Path(path), write, mode="w")
+
+    # --- running -------------------------------------------------------------------------------
+    def _kind(self) -> str:
+        if self.session.info is not None:
+            return str(self.session.kind)
+        from simtviz.backends.selection import resolve_backend
+
+        return resolve_backend(None)
+
+    def request(self, force: bool = False) -> TraceRequest:
+        name = self.template.currentData()
+        return TraceRequest(
+            source=self.editor.toPlainText(),
+            grid=self.grid(),
+            block=self.block(),
+            args=self.args.specs(),
+            filename=f"{name}.py" if name else getattr(self, "_filename", "kernel.py"),
+            budget=self.budget.value(),
+            check=self.check.text().strip() or None,
+            force=force,
+            time_limit_s=self.timeLimit.value(),
+        )
+
+    def run(self, force: bool = False) -> bool:
+        """Check the request here (nothing runs), then run it in a child process."""
+        if self.runner.busy:
+            return False
+        from simtviz.backends.base import BackendInfo, BackendKind
+        from simtviz.backends.sim import sim_info
+        from simtviz.backends.trace import TRACE
+        from simtviz.core.limits import DeviceLimits
+
+        kind = self._kind()
+        request = self.request(force)
+        info = (
+            sim_info()
+            if kind == "sim"
+            else (self.session.info or BackendInfo(BackendKind.GPU, "gpu", "GPU", DeviceLimits()))
+        )
+        self.editor.mark_line(None)
+        try:
+            TRACE.check(request, info)
+        except LaunchTooLarge as exc:
+            from PySide6.QtWidgets import QMessageBox
+
+            answer = QMessageBox.question(self, "A long run", f"{exc}. Run it anyway?")
+            if answer == QMessageBox.StandardButton.Yes:
+                return self.run(force=True)
+            return False
+        except Exception as exc:
+            self._on_failed(exc)
+            return False
+        self.save_state()
+        self._set_busy(True)
+        self.result.setPlainText(f"Running on {info.device_words}…")
+        self.runner.start(kind, request)
+        return True
+
+    def cancel(self) -> None:
+        self.runner.cancel()
+
+    def _set_busy(self, busy: bool) -> None:
+        self.runButton.setEnabled(not busy)
+        self.cancelButton.setEnabled(busy)
+        self.progress.setVisible(busy)
+        self.progress.setValue(0)
+
+    def _on_finished(self, result: TraceResult) -> None:
+        self._set_busy(False)
+        self._result = result
+        self._data = TraceData(result)
+        self.result.setPlainText("\n".join(findings(result)))
+        self.arrays.show_data(self._data)
+        self.lines.show_lines(result.summary()["lines"])
+        self.warp.show_request(None)
+        self.detail.setText("Click an element to see the threads that touched it.")
+        if result.summary()["oob"]:
+            self.editor.mark_line(result.summary()["oob"][0]["line"])
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self._set_busy(False)
+        if isinstance(exc, Cancelled):
+            self.result.setPlainText("Cancelled: the kernel's process was ended.")
+            return
+        try:
+            report = describe(exc)
+            text = f"{report.title}: {report.what}" + (f"\n{report.todo}" if report.todo else "")
+        except KeyError:
+            text = f"{type(exc).__name__}: {exc}"
+        self.result.setPlainText(text)
+        line = getattr(exc, "line", 0)
+        if line:
+            self.editor.mark_line(int(line))
+
+    def summary(self) -> dict[str, Any] | None:
+        """The ``trace --json`` dict of the last run, or None."""
+        return self._result.summary() if self._result is not None else None
+
+    # --- selection -----------------------------------------------------------------------------
+    def select_element(self, aid: int, element: int) -> None:
+        if self._data is None:
+            return
+        d = self._data
+        info = d.result.arrays[aid]
+        rows = d.element_rows(aid, element)
+        idx = []
+        rest = element
+        for dim in reversed(info.shape):
+            rest, i = divmod(rest, dim)
+            idx.append(i)
+        where = f"{info.name}[{', '.join(map(str, reversed(idx)))}]"
+        if rows.size == 0:
+            self.detail.setText(f"{where}: no thread touched it.")
+            return
+        threads = sorted({int(t) for t in d.thread[rows]})
+        listed = "; ".join(f"thread {int(d.thread[r]):,} {d.row_words(r)}" for r in rows[:SHOWN])
+        more = f" … and {rows.size - SHOWN:,} more" if rows.size > SHOWN else ""
+        self.detail.setText(f"{where}: {rows.size:,} accesses by {len(threads):,} thread(s): {listed}{more}")
+        # The last thread to touch it becomes the selected one (its accesses outlined).
+        last = int(d.thread[rows[-1]])
+        self.threadSpin.blockSignals(True)
+        self.threadSpin.setValue(last)
+        self.threadSpin.blockSignals(False)
+        self.arrays.mark_thread(last)
+
+    def select_thread(self, t: int) -> None:
+        if self._data is None:
+            return
+        self.arrays.mark_thread(t if t >= 0 else None)
+        if t < 0:
+            return
+        rows = self._data.thread_rows(t)
+        text = f"{self._data.thread_words(t)}: {rows.size:,} accesses"
+        if rows.size:
+            text += ": " + "; ".join(self._data.row_words(r) for r in rows[:SHOWN])
+        self.detail.setText(text)
+
+    def _on_line_selected(self) -> None:
+        if self._data is None:
+            return
+        selected = self.lines.selectionModel().selectedRows()
+        if not selected:
+            return
+        row = self.lines.rows_data[selected[0].row()]
+        self.editor.mark_line(row["line"])
+        sites = [
+            s.id for s in self._data.result.sites
+            if s.line == row["line"] and s.array == row["array"] and s.kind == row["kind"]
+        ]  # fmt: skip
+        self.warp.show_request(
+            self._data.warp_request(sites), f"line {row['line']} {row['kind']} {row['array']}"
+        )
+
+
+SHOWN = 12

@@ -1,0 +1,97 @@
+"""On a real GPU: the traced templates give the simulator's counts, and a faulting or endless
+kernel ends only its own process.
+
+Run as its own process: ``SIMTVIZ_BACKEND=gpu python -m pytest -m gpu tests/gpu/test_trace_gpu.py``.
+Each run below is a child process of its own (``gpu`` or ``sim``), so both backends run here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from simtviz.backends.trace.isolated import run_isolated
+from simtviz.core.errors import KernelFailed, TimeLimitReached
+from simtviz.core.trace_model import TraceRequest
+from simtviz.core.trace_templates import template, templates
+
+pytestmark = pytest.mark.gpu
+
+FAULT = """import numba
+from numba import cuda
+
+
+@cuda.jit
+def fault(A):
+    i = cuda.grid(1)
+    tile = cuda.shared.array(32, numba.float32)
+    tile[i + 100_000_000] = A[i]
+"""
+
+ENDLESS = """from numba import cuda
+
+
+@cuda.jit
+def spin(A):
+    i = cuda.grid(1)
+    while A[0] == 0.0:
+        i += 1
+"""
+
+
+def request(name: str, **changes) -> TraceRequest:
+    t = template(name)
+    fields = dict(grid=t.grid, block=t.block, args=t.args, check=t.check, filename=t.file) | changes
+    return TraceRequest(t.source, **fields)
+
+
+@pytest.mark.parametrize("name", [t.name for t in templates()])
+def test_gpu_counts_equal_the_simulators(name: str) -> None:
+    gpu = run_isolated("gpu", request(name)).summary()
+    sim = run_isolated("sim", request(name, time_kernel=False)).summary()
+    assert gpu["backend"].startswith("gpu:") and sim["backend"] == "sim"
+    for key in ("threads", "accesses", "logged", "oob_total", "oob", "arrays", "lines"):
+        if name == "histogram_racing" and key == "arrays":
+            # Lost updates make the final bins differ, never the accesses: compare those.
+            for a in ("data", "bins"):
+                for k in ("loads", "stores", "untouched", "multi_writer"):
+                    assert gpu[key][a][k] == sim[key][a][k], (a, k)
+            continue
+        assert gpu[key] == sim[key], key
+    assert gpu["kernel_ms"] is not None and gpu["instrumented_ms"] is not None
+
+
+def test_transpose_on_the_gpu_has_4_and_16_sectors_per_request() -> None:
+    lines = {
+        (r["array"], r["kind"]): r for r in run_isolated("gpu", request("transpose_naive")).summary()["lines"]
+    }
+    assert lines[("A", "load")]["sectors_per_request"] == 4.0
+    assert lines[("B", "store")]["sectors_per_request"] == 16.0
+
+
+def test_an_illegal_address_fails_the_run_and_the_next_run_works() -> None:
+    bad = TraceRequest(FAULT, (4, 1, 1), (32, 1, 1), {"A": "float32[128]"})
+    with pytest.raises(KernelFailed) as info:
+        run_isolated("gpu", bad)
+    assert not info.value.needs_restart
+    s = run_isolated("gpu", request("vecadd_unguarded")).summary()
+    assert s["oob_total"] == 72
+
+
+def test_an_endless_loop_stops_at_the_time_limit_and_the_next_run_works() -> None:
+    spin = TraceRequest(ENDLESS, (1, 1, 1), (32, 1, 1), {"A": "float32[4]"}, time_limit_s=3)
+    with pytest.raises(TimeLimitReached):
+        run_isolated("gpu", spin)
+    assert run_isolated("gpu", request("vecadd_guarded")).summary()["oob_total"] == 0
+
+
+def test_unguarded_vecadd_issue_size_logs_735_out_of_bounds() -> None:
+    # N = 2^20 + 11, block 256: grid 4097 → 1,048,832 threads, 245 past the end, 3 accesses each.
+    n = (1 << 20) + 11
+    req = request(
+        "vecadd_unguarded",
+        grid=(4097, 1, 1),
+        args={"A": f"float32[{n}]:random", "B": f"float32[{n}]:random", "C": f"float32[{n}]"},
+        budget=1 << 22,
+    )
+    r = run_isolated("gpu", req)
+    assert r.summary()["oob_total"] == 735 and r.check is not None and r.check["passed"]

@@ -1,0 +1,127 @@
+"""The Your kernel tab on the CUDA simulator: templates, Run, the findings, the time limit, and
+the editor's text surviving a restart. Each Run starts a child process of its own."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSpinBox, QTextEdit
+
+from simtviz.gui import create_main_window
+
+RUN_MS = 60_000
+
+ENDLESS = """from numba import cuda
+
+
+@cuda.jit
+def spin(A):
+    i = cuda.grid(1)
+    while A[0] == 0.0:
+        i += 1
+"""
+
+
+def tab_of(w):
+    tab = w.findChild(object, "kernelTab")
+    assert tab is not None
+    return tab
+
+
+def run_tab(qtbot, tab) -> str:
+    button = tab.findChild(QPushButton, "kernelRunButton")
+    button.click()
+    qtbot.waitUntil(lambda: button.isEnabled() and not tab.runner.busy, timeout=RUN_MS)
+    return tab.findChild(QTextEdit, "kernelResult").toPlainText()
+
+
+def choose(tab, name: str) -> None:
+    combo = tab.findChild(QComboBox, "kernelTemplate")
+    index = combo.findData(name)
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def test_unguarded_vecadd_template_runs_and_reports_72_out_of_bounds(qtbot, window) -> None:
+    tab = tab_of(window)
+    choose(tab, "vecadd_unguarded")
+    assert "C[i] = A[i] + B[i]" in tab.findChild(QPlainTextEdit, "kernelEditor").toPlainText()
+    assert tab.findChild(QSpinBox, "kernelGridX").value() == 4
+    assert tab.findChild(QSpinBox, "kernelBlockX").value() == 256
+    assert tab.summary() is None
+    text = run_tab(qtbot, tab)
+    # 4 × 256 = 1024 threads over 1000 elements: 24 extra threads × 3 accesses.
+    assert "72 out-of-bounds accesses" in text
+    assert "thread 1,000 (line 14) loads A[1000]" in text
+    s = tab.summary()
+    assert s["oob_total"] == 72 and s["threads"] == 1024 and s["backend"] == "sim"
+    assert "Check C == A + B: passed." in text
+    # Clicking element 5 of C names the one thread that stored it.
+    tab.select_element(2, 5)
+    assert "C[5]: 1 accesses by 1 thread(s): thread 5 line 14: store C[5]" in tab.detail.text()
+    assert tab.findChild(QSpinBox, "kernelThread").value() == 5
+
+
+def test_set_args_changes_the_run(qtbot, window) -> None:
+    tab = tab_of(window)
+    choose(tab, "vecadd_unguarded")
+    # 1024 elements for 1024 threads: nothing out of bounds any more.
+    tab.set_args({"A": "float32[1024]:ones", "B": "float32[1024]:ones", "C": "float32[1024]"})
+    run_tab(qtbot, tab)
+    s = tab.summary()
+    assert s["oob_total"] == 0 and s["arrays"]["C"]["shape"] == [1024]
+
+
+def test_transpose_per_line_table_shows_4_and_16_sectors_per_request(qtbot, window) -> None:
+    tab = tab_of(window)
+    choose(tab, "transpose_naive")
+    text = run_tab(qtbot, tab)
+    assert "line 15 load A: 4 sectors per request" in text
+    assert "line 15 store B: 16 sectors per request, 25% of the fetched bytes used" in text
+    table = tab.lines
+    assert [table.item(r, 5).text() for r in range(table.rowCount())] == ["4", "16"]
+    table.selectRow(1)
+    req = tab.warp.request
+    assert req is not None and len(req["lanes"]) == 32 and len(set(req["sectors"])) == 16
+
+
+def test_endless_loop_stops_at_the_time_limit_and_the_app_still_runs(qtbot, window) -> None:
+    tab = tab_of(window)
+    tab.findChild(QPlainTextEdit, "kernelEditor").setPlainText(ENDLESS)
+    tab.set_args({"A": "float32[4]"})
+    for name, v in (("kernelGridX", 1), ("kernelBlockX", 4)):
+        tab.findChild(QSpinBox, name).setValue(v)
+    tab.timeLimit.setValue(2.0)
+    text = run_tab(qtbot, tab)
+    assert "stopped at the time limit" in text
+    assert tab.summary() is None
+    choose(tab, "vecadd_guarded")
+    assert "No out-of-bounds accesses." in run_tab(qtbot, tab)
+
+
+def test_unsupported_construct_is_shown_with_its_line_and_marked(qtbot, window) -> None:
+    tab = tab_of(window)
+    tab.findChild(QPlainTextEdit, "kernelEditor").setPlainText(
+        "from numba import cuda\n\n\n@cuda.jit\ndef k(A):\n    A[1:] = 0\n"
+    )
+    tab.set_args({"A": "float32[8]"})
+    tab.findChild(QPushButton, "kernelRunButton").click()
+    text = tab.findChild(QTextEdit, "kernelResult").toPlainText()
+    assert text.startswith("Not traced: line 6:")
+    assert tab.editor._marked == 6
+
+
+def test_editor_text_survives_recreating_the_window(qtbot, tmp_path) -> None:
+    settings = QSettings(str(tmp_path / "k.ini"), QSettings.Format.IniFormat)
+    w = create_main_window(backend="sim", settings=settings)
+    qtbot.addWidget(w)
+    tab = tab_of(w)
+    tab.findChild(QPlainTextEdit, "kernelEditor").setPlainText("# my kernel\n" + ENDLESS)
+    qtbot.waitUntil(lambda: "my kernel" in str(settings.value("kernel/source", "")), timeout=5000)
+    w.close()
+    again = create_main_window(
+        backend="sim", settings=QSettings(str(tmp_path / "k.ini"), QSettings.Format.IniFormat)
+    )
+    qtbot.addWidget(again)
+    assert tab_of(again).findChild(QPlainTextEdit, "kernelEditor").toPlainText().startswith("# my kernel\n")
+    assert [tab_of(again).args.item(0, 0).text()] == ["A"]
+    again.close()

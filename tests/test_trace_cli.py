@@ -1,0 +1,150 @@
+"""`simtviz trace FILE.py` as shared/CONTRACT.md states it, on the CUDA simulator.
+
+Each run starts a child process of its own (the student's kernel never runs in this one);
+counts are worked out by hand from the launch and the array sizes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from simtviz.cli import run
+from simtviz.resources import resource_path
+
+KERNELS = resource_path("kernels/index.json").parent
+SUMMARY_KEYS = {
+    "backend", "kernel", "grid", "block", "threads", "accesses", "logged", "oob_total", "oob",
+    "arrays", "lines", "kernel_ms", "instrumented_ms",
+}  # fmt: skip
+VECADD_ARGS = [
+    "--arg",
+    "A=float32[1000]:random",
+    "--arg",
+    "B=float32[1000]:random",
+    "--arg",
+    "C=float32[1000]",
+]
+
+ENDLESS = """from numba import cuda
+
+
+@cuda.jit
+def spin(A):
+    i = cuda.grid(1)
+    while A[0] == 0.0:
+        i += 1
+"""
+
+
+def trace_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any] | None, str]:
+    code = run(["trace", *argv, "--backend", "sim", "--json"])
+    out, err = capsys.readouterr()
+    lines = out.strip().splitlines()
+    return code, (json.loads(lines[-1]) if code == 0 else None), err
+
+
+def test_unguarded_vecadd_json_counts_three_oob_accesses_per_extra_thread(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # N = 1000, grid 4 × 256 = 1024 threads: 24 extra threads × (load A, load B, store C) = 72.
+    out = tmp_path / "t.npz"
+    code, s, _ = trace_json(
+        capsys, str(KERNELS / "vecadd_unguarded.py"), "--grid", "4", "--block", "256", *VECADD_ARGS,
+        "--out", str(out),
+    )  # fmt: skip
+    assert code == 0 and s is not None
+    assert set(s) == SUMMARY_KEYS
+    assert (s["grid"], s["block"], s["threads"]) == ([4, 1, 1], [256, 1, 1], 1024)
+    assert (s["accesses"], s["logged"], s["oob_total"]) == (3072, 3072, 72)
+    assert s["backend"] == "sim" and s["kernel"] == "vecadd"
+    assert s["kernel_ms"] is None and s["instrumented_ms"] is None
+    assert sorted((o["array"], o["line"], o["kind"], o["count"]) for o in s["oob"]) == [
+        ("A", 14, "load", 24),
+        ("B", 14, "load", 24),
+        ("C", 14, "store", 24),
+    ]
+    assert s["arrays"]["C"] == {
+        "shape": [1000], "dtype": "float32", "loads": 0, "stores": 1024, "atomics": 0,
+        "untouched": 0, "multi_writer": 0,
+    }  # fmt: skip
+    with np.load(out) as data:
+        assert data["log"].shape == (3072, 7)
+        assert int(data["oob"].sum()) == 72
+        assert set(data["line"].tolist()) == {14}
+        assert json.loads(str(data["summary"])) == s
+        np.testing.assert_array_equal(data["final_C"][:1000].size, 1000)
+
+
+def test_text_output_names_the_out_of_bounds_thread_and_index(capsys: pytest.CaptureFixture[str]) -> None:
+    code = run(
+        ["trace", str(KERNELS / "vecadd_unguarded.py"), "--grid", "4", "--block", "256", *VECADD_ARGS,
+         "--backend", "sim"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "72 out-of-bounds accesses" in out
+    assert "thread 1,000 (line 14) loads A[1000], but A has shape (1000,)" in out
+
+
+def test_unsupported_construct_exits_2_with_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    f = tmp_path / "slice.py"
+    f.write_text("from numba import cuda\n\n\n@cuda.jit\ndef k(A):\n    A[1:] = 0\n")
+    code, _, err = trace_json(capsys, str(f), "--grid", "1", "--block", "32", "--arg", "A=float32[64]")
+    assert code == 2
+    assert "slice.py, line 6:" in err and "slice" in err
+    assert "Traceback" not in err
+
+
+def test_bad_spec_missing_arg_and_missing_file_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    vecadd = str(KERNELS / "vecadd_guarded.py")
+    code, _, err = trace_json(capsys, vecadd, "--grid", "4", "--block", "256", "--arg", "A=float16[10]")
+    assert code == 2 and "unknown type 'float16'" in err
+    code, _, err = trace_json(capsys, vecadd, "--grid", "4", "--block", "256", "--arg", "A=float32[10]")
+    assert code == 2 and "no --arg for parameters B, C" in err
+    code, _, err = trace_json(capsys, str(tmp_path / "nope.py"), "--grid", "1", "--block", "1")
+    assert code == 2 and "cannot read" in err
+
+
+def test_launch_rejected_exits_3_and_too_large_exits_4(capsys: pytest.CaptureFixture[str]) -> None:
+    vecadd = str(KERNELS / "vecadd_guarded.py")
+    code, _, err = trace_json(capsys, vecadd, "--grid", "1", "--block", "2048", *VECADD_ARGS)
+    assert code == 3 and err.startswith("CUDA_ERROR_INVALID_VALUE") and "(2,048 > 1,024)" in err
+    code, _, err = trace_json(capsys, vecadd, "--grid", "1024", "--block", "256", *VECADD_ARGS)
+    assert code == 4 and "--force" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="checks the child's pid with os.kill(pid, 0)")
+def test_endless_loop_stops_at_the_timeout_with_exit_6_and_the_child_is_gone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from simtviz.backends.trace import isolated
+
+    pids: list[int] = []
+    real_init = isolated.TraceChild.__init__
+
+    def recording_init(self: isolated.TraceChild, kind: str) -> None:
+        real_init(self, kind)
+        pids.append(self.pid)
+
+    monkeypatch.setattr(isolated.TraceChild, "__init__", recording_init)
+    f = tmp_path / "spin.py"
+    f.write_text(ENDLESS)
+    code, _, err = trace_json(
+        capsys, str(f), "--grid", "1", "--block", "4", "--arg", "A=float32[4]", "--timeout", "2"
+    )
+    assert code == 6
+    assert "stopped at the time limit" in err and "2 s" in err
+    assert len(pids) == 1
+    with pytest.raises(ProcessLookupError):  # killed and reaped, not left spinning
+        os.kill(pids[0], 0)

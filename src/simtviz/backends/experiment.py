@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 BUILTIN: dict[str, str] = {
     "record": "simtviz.backends.record",
     "vecadd": "simtviz.backends.vecadd",
+    "schedule": "simtviz.backends.schedule",
 }
 
 _REGISTRY: dict[str, Experiment] = {}

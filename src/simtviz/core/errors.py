@@ -16,6 +16,7 @@ from simtviz.core.limits import LimitViolation, explain
 
 # Exit statuses of the command line (CONTRACT.md).
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_REJECTED, EXIT_TOO_LARGE = 0, 1, 2, 3, 4
+EXIT_NOT_AVAILABLE = 5  # not available on this backend (a schedule on the simulator)
 EXIT_INTERRUPTED = 130
 
 RESTART_ADVICE = "CUDA cannot recover from this in the same process: restart simtviz."
@@ -129,6 +130,14 @@ class BackendUnavailable(SimtvizError):
     """The requested backend cannot run on this machine (no GPU, no driver, no CuPy)."""
 
 
+class NotAvailableHere(SimtvizError):
+    """What was asked for needs something this backend lacks (a GPU's SMs and clock, say)."""
+
+
+class NothingToMeasure(NotAvailableHere):
+    """The schedule needs SM ids and a GPU clock; the CUDA simulator has neither."""
+
+
 class Cancelled(SimtvizError):
     """The user cancelled a run."""
 
@@ -177,6 +186,12 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
         "No GPU",
         "Run with --backend sim to use the CUDA simulator on the CPU.",
     ),
+    NothingToMeasure: (
+        EXIT_NOT_AVAILABLE,
+        "Nothing to measure here",
+        "Run it on a GPU, or open a schedule saved on one (.npz).",
+    ),
+    NotAvailableHere: (EXIT_NOT_AVAILABLE, "Not available on this backend", ""),
     KernelFailed: (EXIT_CHECK_FAILED, "The kernel failed", ""),
     Cancelled: (EXIT_CHECK_FAILED, "Cancelled", ""),
     BackendChoiceError: (EXIT_USAGE, "Backend", ""),

@@ -27,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=1800)
     parser.add_argument("--height", type=int, default=1000)
     parser.add_argument("--color", choices=("wave", "block"), default="wave")
+    parser.add_argument(
+        "--presentation", action="store_true", help="20 pt, as in presentation mode (files end -large)"
+    )
     args = parser.parse_args(argv)
 
     from PySide6.QtWidgets import QApplication
@@ -39,6 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     for path in files:
         panel = SchedulePanel()
         panel.resize(args.width, args.height)
+        if args.presentation:
+            from simtviz.qt.theme import PRESENTATION_POINT_SIZE
+
+            panel.setStyleSheet(f"QWidget {{ font-size: {PRESENTATION_POINT_SIZE}pt; }}")
         view = panel.scheduleView
         view.scheduleColorBy.setCurrentIndex(view.scheduleColorBy.findData(args.color))
         if not view.open_file(path):
@@ -49,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         target = args.out / f"{path.stem}.png"
         if not path.stem.startswith("schedule-"):
             target = args.out / f"schedule-{path.stem}.png"
+        if args.presentation:
+            target = target.with_name(f"{target.stem}-large.png")
         panel.grab().save(str(target))
         summary = view.summary() or {}
         measured = summary.get("measured", {})

@@ -41,10 +41,10 @@ LIMITER_COLOURS = {
     "shared memory": "#CC79A7",
 }
 LIMIT_ROWS = (
-    ("threads", "threads (warps) per SM"),
-    ("blocks", "blocks per SM (hardware cap)"),
-    ("registers", "registers per SM"),
-    ("shared memory", "shared memory per SM"),
+    ("threads", "threads"),
+    ("blocks", "blocks (cap)"),
+    ("registers", "registers"),
+    ("shared memory", "shared memory"),
 )
 
 
@@ -72,7 +72,7 @@ def limit_reason(occ: Occupancy, key: str) -> str:
             return "no registers asked for"
         per_part = p.registers_per_sm // p.register_sub_partitions
         warps = per_part // per_warp * p.register_sub_partitions
-        return f"{per_warp:,} per warp: {warps} warps fit // {occ.warps_per_block} per block"
+        return f"{per_warp:,} per warp → {warps} warps // {occ.warps_per_block}"
     return f"{p.shared_memory_per_sm:,} B // {occ.shared_memory_allocated:,} B per block"
 
 

@@ -22,6 +22,7 @@ BUILTIN: dict[str, str] = {
     "record": "simtviz.backends.record",
     "vecadd": "simtviz.backends.vecadd",
     "trace": "simtviz.backends.trace",
+    "schedule": "simtviz.backends.schedule",
 }
 
 _REGISTRY: dict[str, Experiment] = {}

@@ -1,8 +1,9 @@
-"""Command line: ``simtviz [record|vecadd|devices|snapshot]`` (shared/CONTRACT.md).
+"""Command line: ``simtviz [record|vecadd|devices|snapshot|schedule|occupancy]`` (shared/CONTRACT.md).
 
 Each command is a module with ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``;
 ``COMMANDS`` lists them. Exit status: 0 success; 1 the check failed; 2 bad usage; 3 the launch
-was rejected; 4 a valid launch refused as too large or too slow here without ``--force``
+was rejected; 4 a valid launch refused as too large or too slow here without ``--force``; 5 not
+available on this backend (a schedule on the simulator)
 (``cli.errors`` maps every error, from ``core.errors.describe``). No traceback unless ``--debug``.
 """
 
@@ -30,7 +31,7 @@ from simtviz.core.errors import (
 )
 
 # The commands, in the order --help lists them (modules of this package).
-COMMANDS: tuple[str, ...] = ("record", "vecadd", "trace", "devices", "snapshot")
+COMMANDS: tuple[str, ...] = ("record", "vecadd", "trace", "devices", "snapshot", "schedule", "occupancy")
 
 __all__ = [
     "EXIT_CHECK_FAILED",

@@ -15,6 +15,7 @@ from simtviz.core.errors import (
     KernelFailed,
     LaunchRejected,
     LaunchTooLarge,
+    NotAvailableHere,
     OutOfDeviceMemory,
     describe,
 )
@@ -38,7 +39,7 @@ def message_lines(exc: BaseException) -> list[str]:
             more = f", or {exc.smaller}" if exc.smaller else ""
             return [f"simtviz: {exc}; use --force to try anyway{more}"]
         return [f"simtviz: {exc}; try {exc.smaller}" if exc.smaller else f"simtviz: {exc}"]
-    if isinstance(exc, BackendUnavailable):
+    if isinstance(exc, (BackendUnavailable, NotAvailableHere)) and report.todo:
         return [f"simtviz: {exc}", report.todo]
     if isinstance(exc, KernelFailed) and exc.needs_restart:
         return [f"simtviz: {exc}. {report.todo}"]

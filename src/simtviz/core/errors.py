@@ -19,6 +19,7 @@ from simtviz.core.trace_rewrite import TraceUnsupported
 
 # Exit statuses of the command line (CONTRACT.md).
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_REJECTED, EXIT_TOO_LARGE = 0, 1, 2, 3, 4
+EXIT_NOT_AVAILABLE = 5  # not available on this backend (a schedule on the simulator)
 EXIT_INTERRUPTED = 130
 EXIT_TIME_LIMIT = 6  # a traced kernel stopped at its time limit (CONTRACT.md, additions)
 
@@ -141,6 +142,14 @@ class BackendUnavailable(SimtvizError):
     """The requested backend cannot run on this machine (no GPU, no driver, no CuPy)."""
 
 
+class NotAvailableHere(SimtvizError):
+    """What was asked for needs something this backend lacks (a GPU's SMs and clock, say)."""
+
+
+class NothingToMeasure(NotAvailableHere):
+    """The schedule needs SM ids and a GPU clock; the CUDA simulator has neither."""
+
+
 class Cancelled(SimtvizError):
     """The user cancelled a run."""
 
@@ -205,6 +214,12 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
         "No GPU",
         "Run with --backend sim to use the CUDA simulator on the CPU.",
     ),
+    NothingToMeasure: (
+        EXIT_NOT_AVAILABLE,
+        "Nothing to measure here",
+        "Run it on a GPU, or open a schedule saved on one (.npz).",
+    ),
+    NotAvailableHere: (EXIT_NOT_AVAILABLE, "Not available on this backend", ""),
     KernelFailed: (EXIT_CHECK_FAILED, "The kernel failed", ""),
     Cancelled: (EXIT_CHECK_FAILED, "Cancelled", ""),
     TimeLimitReached: (

@@ -275,6 +275,32 @@ class ScheduleResult:
         return out
 
 
+def disagreements(summary: dict[str, Any]) -> list[str]:
+    """One sentence per figure where theory, the driver and the measurement differ, from a
+    ``schedule --json`` dict (shown, never hidden); empty when they all agree."""
+    t, m = summary["theoretical"], summary["measured"]
+    out = []
+    driver = summary.get("driver_blocks_per_sm")
+    if driver is not None and driver != t["blocks_per_sm"]:
+        out.append(f"the driver says {driver} blocks per SM, simtviz computed {t['blocks_per_sm']}")
+    resident = m["max_resident_blocks_per_sm"]
+    if resident is not None and resident != t["blocks_per_sm"]:
+        # Fewer: blocks finished before the SM filled up (too little work per block), or the
+        # launch had too few blocks to fill every slot. More would mean the model is wrong.
+        hint = (
+            " (did blocks finish before the SM filled up? give each more work)"
+            if resident < t["blocks_per_sm"]
+            else ""
+        )
+        out.append(
+            f"at most {resident} blocks were resident on one SM at once, theory allows "
+            f"{t['blocks_per_sm']}{hint}"
+        )
+    if m["waves"] is not None and t["waves"] is not None and m["waves"] != t["waves"]:
+        out.append(f"measured {m['waves']} waves, theory says {t['waves']}")
+    return out
+
+
 def save_npz(result: ScheduleResult, path: str | Path) -> Path:
     """Write ``result.npz_arrays()`` atomically (never a half-written file)."""
     arrays = result.npz_arrays()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from simtviz.core.errors import BackendUnavailable, SimtvizError
+from simtviz.core.errors import NotAvailableHere, NothingToMeasure
 from simtviz.core.occupancy import (
+    PROFILES,
     DeviceProfile,
     occupancy,
     profile_for,
@@ -18,8 +20,37 @@ from simtviz.core.occupancy import (
 DEFAULT_PROFILE_REGS = 32
 
 
-class NothingToMeasure(SimtvizError):
-    """The schedule needs SM ids and a clock; this backend has neither (CLI exit status 5)."""
+__all__ = [
+    "DEFAULT_PROFILE_REGS",
+    "GpuOccupancyFacts",
+    "NoGpuForCurrent",
+    "NothingToMeasure",
+    "check_can_measure",
+    "driver_figure",
+    "gpu_occupancy_facts",
+    "occupancy_summary",
+    "profile_label",
+]
+
+
+class NoGpuForCurrent(NotAvailableHere):
+    """``--device current`` without a GPU: there is no current device to read (exit status 5)."""
+
+
+def no_gpu_for_current(why: str = "") -> NoGpuForCurrent:
+    known = ", ".join(PROFILES)
+    head = f"there is no GPU here ({why})" if why else "there is no GPU here"
+    return NoGpuForCurrent(
+        f"{head}, so there is no current device to read: name a compute capability instead, "
+        f"e.g. --device 9.0 (built-in profiles: {known}); the numbers are then computed, not measured"
+    )
+
+
+def profile_label(profile: DeviceProfile) -> str:
+    """How a device is named in the occupancy summary: measured GPU or public profile."""
+    if profile.measured:
+        return profile.name
+    return f"{profile.name} (cc {profile.cc_text} profile, computed)"
 
 
 def check_can_measure(backend_kind: str) -> None:
@@ -35,12 +66,16 @@ def check_can_measure(backend_kind: str) -> None:
 def current_profile() -> DeviceProfile:
     """The current GPU's profile, read from its attributes (needs the GPU backend active)."""
     from simtviz.backends.selection import activate
+    from simtviz.core.errors import BackendChoiceError
 
-    activate("gpu")
+    try:
+        activate("gpu")
+    except BackendChoiceError as exc:  # this process already runs the simulator
+        raise no_gpu_for_current("this process runs the CUDA simulator") from exc
     from numba import cuda
 
     if not cuda.is_available():
-        raise BackendUnavailable("numba-cuda finds no usable NVIDIA GPU: name a compute capability instead")
+        raise no_gpu_for_current("numba-cuda finds no usable NVIDIA GPU")
     device = cuda.get_current_device()
     name = device.name.decode() if isinstance(device.name, bytes) else str(device.name)
     return profile_from_attributes(read_device_attributes(device), name)
@@ -65,10 +100,42 @@ def occupancy_summary(block: int, regs: int | None, smem: int, device: str = "cu
         profile = current_profile()
         if regs is None:
             regs = current_kernel_regs()
-        name = profile.name
     else:
         profile = profile_for(device)
         if regs is None:
             regs = DEFAULT_PROFILE_REGS
-        name = f"{profile.name} (cc {profile.cc_text} profile, computed)"
-    return occupancy(profile, block, regs, smem).summary(device=name)
+    return occupancy(profile, block, regs, smem).summary(device=profile_label(profile))
+
+
+@dataclass(frozen=True)
+class GpuOccupancyFacts:
+    """What the occupancy view needs from the GPU, read once on the worker (it owns CUDA)."""
+
+    profile: DeviceProfile
+    kernel_regs: int  # the schedule kernel's registers per thread
+    heavy_regs: int  # the register-heavy variant's
+    static_smem: int  # bytes of static shared memory of the schedule kernel (0)
+
+
+def gpu_occupancy_facts() -> GpuOccupancyFacts:
+    """The current GPU's attributes and the schedule kernels' registers (compiles both)."""
+    from simtviz.backends.schedule.gpu import compiled_kernel
+    from simtviz.core.schedule import ScheduleRequest
+
+    profile = current_profile()
+    plain = compiled_kernel(ScheduleRequest(1, 1))
+    heavy = compiled_kernel(ScheduleRequest(1, 1, heavy=True))
+    return GpuOccupancyFacts(
+        profile, int(plain.regs_per_thread), int(heavy.regs_per_thread), int(plain.shared_mem_per_block)
+    )
+
+
+def driver_figure(block: int, smem: int, heavy: bool) -> int | None:
+    """``cuOccupancyMaxActiveBlocksPerMultiprocessor`` for the schedule kernel (or its heavy
+    variant) at ``block`` threads and ``smem`` bytes of dynamic shared memory; None if unknown."""
+    from simtviz.backends.schedule.gpu import compiled_kernel, driver_blocks_per_sm
+    from simtviz.core.schedule import ScheduleRequest
+
+    if block < 1 or block > 1024:
+        return 0
+    return driver_blocks_per_sm(compiled_kernel(ScheduleRequest(1, 1, heavy=heavy)), block, smem)

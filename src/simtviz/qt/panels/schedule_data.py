@@ -1,0 +1,90 @@
+"""What the schedule view shows: one schedule (a GPU run or a saved file) and the launches it offers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTableWidgetItem
+
+from simtviz.core.schedule import ScheduleAnalysis, ScheduleResult, analyse, is_measured, load_npz
+
+SCHEDULE = "schedule"
+INT_MAX = 2_147_483_647
+
+# Launches that each show one limiting factor on an H100/H200 (the recorded fixtures):
+# label → (blocks, threads per block, work µs, shared memory bytes, register-heavy).
+PRESETS: dict[str, tuple[int, int, float, int, bool]] = {
+    "threads limit: 2,464 × 256": (2464, 256, 20.0, 0, False),
+    "registers limit: 1,232 × 256, register-heavy": (1232, 256, 20.0, 0, True),
+    "shared memory limit: 1,540 × 128, 40 KiB": (1540, 128, 20.0, 40960, False),
+    "blocks limit: 9,856 × 32": (9856, 32, 20.0, 0, False),
+}
+
+NOTHING_HERE = (
+    "<b>Nothing to measure on the CUDA simulator.</b> It runs the blocks one after another on the "
+    "CPU: there are no SMs and no GPU clock, so no block has a place or a time. On a GPU, Run "
+    "records for every block the SM it ran on (<code>%smid</code>) and when it started and ended "
+    "(<code>%globaltimer</code>). Open a schedule saved on a GPU (e.g. "
+    "<code>simtviz schedule … --out FILE.npz</code>) to see one here; the occupancy arithmetic "
+    "on the right works anywhere."
+)
+
+FACT_ROWS = (
+    ("resident", "resident blocks / SM"),
+    ("waves", "waves"),
+    ("tail", "tail (last wave) blocks"),
+    ("sms", "SMs used"),
+)
+
+
+@dataclass(frozen=True)
+class ShownSchedule:
+    """What the view draws: the ``schedule --json`` summary and one row per block."""
+
+    summary: dict[str, Any]
+    smid: np.ndarray
+    start_ns: np.ndarray
+    end_ns: np.ndarray
+    analysis: ScheduleAnalysis | None
+    source: str  # "this GPU" or the file it came from
+    result: ScheduleResult | None = None  # a run of this session (it can be saved)
+
+    @property
+    def grid(self) -> tuple[int, int, int]:
+        return tuple(int(v) for v in self.summary["grid"])  # type: ignore[return-value]
+
+    @property
+    def block(self) -> tuple[int, int, int]:
+        return tuple(int(v) for v in self.summary["block"])  # type: ignore[return-value]
+
+    def block_xyz(self, linear: int) -> tuple[int, int, int]:
+        """blockIdx of the block in row ``linear`` (x fastest, as the kernel numbers them)."""
+        gx, gy, _ = self.grid
+        return (linear % gx, (linear // gx) % gy, linear // (gx * gy))
+
+    @classmethod
+    def of_result(cls, result: ScheduleResult) -> ShownSchedule:
+        return cls(
+            result.summary(), result.smid, result.start_ns, result.end_ns, result.analysis, "this GPU", result
+        )
+
+    @classmethod
+    def of_file(cls, path: str | Path) -> ShownSchedule:
+        data = load_npz(path)
+        smid, start, end = data["smid"], data["start_ns"], data["end_ns"]
+        analysis = analyse(smid, start, end) if is_measured(smid, start, end) else None
+        return cls(data["summary"], smid, start, end, analysis, Path(path).name)
+
+
+def table_item(text: str, bold: bool = False) -> QTableWidgetItem:
+    item = QTableWidgetItem(text)
+    item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+    if bold:
+        font = item.font()
+        font.setBold(True)
+        item.setFont(font)
+    return item

@@ -28,4 +28,7 @@ class TabSpec:
         return make(session, window)
 
 
-TABS: tuple[TabSpec, ...] = (TabSpec("Vector add", "vecaddPanel", "simtviz.qt.panels.vecadd:VecaddPanel"),)
+TABS: tuple[TabSpec, ...] = (
+    TabSpec("Vector add", "vecaddPanel", "simtviz.qt.panels.vecadd:VecaddPanel"),
+    TabSpec("Lesson", "lessonPanel", "simtviz.qt.panels.lesson:LessonPanel"),
+)

@@ -53,7 +53,7 @@ def load(path: Path) -> tuple[str, dict[str, dict[str, Any]]]:
 
 
 def render(results_path: Path, out: Path, presentation: bool) -> list[Path]:
-    from PySide6.QtWidgets import QApplication, QWidget
+    from PySide6.QtWidgets import QApplication
 
     from simtviz.core.lesson import STEPS
     from simtviz.qt.panels.lesson import LessonPanel
@@ -76,7 +76,6 @@ def render(results_path: Path, out: Path, presentation: bool) -> list[Path]:
     panel.lessonStatus.setText("")
     app.processEvents()
     # Down to the drawing: the slide a teacher shows after pressing Try it.
-    results_box = panel.findChild(QWidget, "lessonResult_async_timeline")
     card = panel.card("cp-synchronize")
     if card is not None:  # the erratum card, then the drawing under it
         panel.lessonScroll.verticalScrollBar().setValue(card.y() - 8)

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QTabWidget, QWid
 from simtviz.core.lesson import STEPS
 from simtviz.core.limits import DRIVER_INVALID_VALUE
 from simtviz.qt.map import Cell
-from simtviz.qt.panels.lesson import LessonPanel, cell_of
+from simtviz.qt.panels.lesson import LessonPanel
+from simtviz.qt.panels.lesson_demos import cell_of
 
 TIMEOUT_MS = 90_000
 
@@ -57,7 +58,7 @@ def press_try_it(qtbot, panel: LessonPanel, which: int) -> None:
     t = panel.step().try_its[which]
     name = "lessonTryIt" if which == 0 else f"lessonTryIt{which + 1}"
     button = panel.findChild(QPushButton, name)
-    assert button is not None and t.label in button.text() or "colour by" in button.text()
+    assert (button is not None and t.label in button.text()) or "colour by" in button.text()
     qtbot.waitUntil(button.isEnabled, timeout=TIMEOUT_MS)
     if t.action == "open_view":
         button.click()
@@ -109,7 +110,7 @@ def test_every_step_on_the_simulator(qtbot, window) -> None:
     assert panel.current_step() == 12  # the last step stays put
 
 
-def check_step(qtbot, window, panel: LessonPanel, section: str) -> None:  # noqa: C901, PLR0912
+def check_step(qtbot, window, panel: LessonPanel, section: str) -> None:
     image = window.indexMap.current_image()
     values = panel.values_text
     if section == "2.2.2.1":

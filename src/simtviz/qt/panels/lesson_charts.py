@@ -115,14 +115,10 @@ def timeline_plot(
         launch = float(result.get("sim_launch_return_ms") or 0.0)
         sync = float(result.get("sim_sync_return_ms") or launch)
         _title(plot, "CPU simulator: the kernel runs inside the launch call", fg, point_size)
-        plot.addItem(
-            pg.BarGraphItem(
-                x0=[0.0, launch], x1=[launch, sync], y=[HOST_ROW] * 2, height=0.5,
-                brushes=[LAUNCH_COLOUR, WAIT_COLOUR], pen=None,
-            )
-        )  # fmt: skip
-        _text(plot, f"launch call returns after {_ms(launch)}: the kernel had already run", 0.0, HOST_ROW + 0.45,
-              LAUNCH_COLOUR, small)  # fmt: skip
+        bars = {"x0": [0.0, launch], "x1": [launch, sync], "y": [HOST_ROW] * 2}
+        plot.addItem(pg.BarGraphItem(**bars, height=0.5, brushes=[LAUNCH_COLOUR, WAIT_COLOUR], pen=None))
+        words = f"launch call returns after {_ms(launch)}: the kernel had already run"
+        _text(plot, words, 0.0, HOST_ROW + 0.45, LAUNCH_COLOUR, small)
         _text(plot, "no GPU: nothing runs asynchronously, no GPU time to show", 0.0, GPU_ROW, fg, small)
         plot.setXRange(0, max(sync, 1e-3) * 1.02, padding=0)
     plot.setYRange(GPU_ROW - 0.7, HOST_ROW + 0.7, padding=0)

@@ -138,9 +138,8 @@ class ErratumCard(QFrame):
             f"#lessonErratum_{erratum.id} {{ border: 3px solid #c0392b; border-radius: 6px; }}"
         )
         layout = QVBoxLayout(self)
-        self.says = wrap_label(
-            f"<span style='color: #c0392b'><b>✗ The chapter says:</b></span> {html.escape(erratum.chapter_says)}"
-        )
+        says = html.escape(erratum.chapter_says)
+        self.says = wrap_label(f"<span style='color: #c0392b'><b>✗ The chapter says:</b></span> {says}")
         self.truth = wrap_label(
             f"<span style='color: #1e7e34'><b>✓ What is true:</b></span> {html.escape(erratum.truth)}"
         )

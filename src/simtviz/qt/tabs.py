@@ -32,4 +32,5 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Vector add", "vecaddPanel", "simtviz.qt.panels.vecadd:VecaddPanel"),
     TabSpec("Your kernel", "kernelTab", "simtviz.qt.panels.kernel:KernelTab"),
     TabSpec("Where blocks ran", "scheduleTab", "simtviz.qt.panels.schedule:SchedulePanel"),
+    TabSpec("Lesson", "lessonPanel", "simtviz.qt.panels.lesson:LessonPanel"),
 )

@@ -138,4 +138,7 @@ def run_probe(name: str, **params: Any) -> Result:
         return result
 
 
-__all__ = ["PROBES", "Probe", "Result", "probe_names", "run_probe"]
+# Registers the ``lesson`` experiment (last: it reads PROBES above).
+from simtviz.backends.lesson.experiment import LESSON, LessonRequest  # noqa: E402
+
+__all__ = ["LESSON", "PROBES", "LessonRequest", "Probe", "Result", "probe_names", "run_probe"]

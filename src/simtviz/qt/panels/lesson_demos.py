@@ -1,0 +1,150 @@
+"""The lesson's demonstrations that drive the rest of the app: the index map (launch panel spin
+boxes, ``colorBy``, the pinned thread), the vector-add panel, and the views found by objectName.
+
+A mixin of ``LessonPanel``: it uses the panel's window, status line, figures and tab switching.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QComboBox, QSpinBox, QWidget
+
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.lesson import Step, TryIt
+from simtviz.core.vecadd import default_n
+from simtviz.qt.map import Cell
+
+if TYPE_CHECKING:
+    from simtviz.core.recording import Recording
+
+VIEW_NAMES = {"kernelTab": "Your kernel", "scheduleView": "the schedule view", "occupancyView": "occupancy"}
+
+
+def cell_of(recording: Recording, block_idx: tuple[int, ...], thread_idx: tuple[int, ...]) -> Cell | None:
+    """The map cell of one thread (CONTRACT.md map layout), or None outside the recorded window."""
+    config, origin, size = recording.config, recording.window.origin, recording.window.size
+    g = [b * d + t for b, d, t in zip(block_idx, config.block.as_tuple(), thread_idx, strict=True)]
+    x, y, z = (g[i] - origin[i] for i in range(3))
+    if not all(0 <= v < s for v, s in zip((x, y, z), size, strict=True)):
+        return None
+    if config.rank == 1:
+        return Cell(0, x // config.block.x, x % config.block.x)
+    return Cell(z, y, x)
+
+
+class LessonDemos:
+    """Try-its of the actions ``index_map``, ``vecadd`` and ``open_view``."""
+
+    _window: Any
+    _kind: str
+    _colour_turn: dict[str, int]
+    _pending_map: tuple[str, TryIt, LaunchConfig] | None
+    _pending_vecadd: tuple[str, TryIt] | None
+    demoFinished: Any
+
+    def _status(self, text: str) -> None: ...
+    def _where(self) -> str: ...
+    def _label_buttons(self) -> None: ...
+    def _open_page_of(self, widget: QWidget) -> bool: ...
+    def _add_figure(self, section: str, png: bytes, caption: str, replace: bool = False) -> None: ...
+
+    def _try_index_map(self, s: Step, t: TryIt) -> None:
+        w = self._window
+        if w is None:
+            self._status("The index map is not available here.")
+            return
+        if not w.session.can_run:
+            self._status("Busy: wait until the current run has finished.")
+            return
+        config = LaunchConfig.of(tuple(t.params["grid"]), tuple(t.params["block"]))
+        colours: tuple[str, ...] = tuple(t.params.get("colors", ()))
+        shown = w.recording is not None and w.recording.config == config
+        turn = self._colour_turn.get(s.section)
+        # A second press on a map already run for this step shows its next colouring.
+        turn = 0 if turn is None or not shown else (turn + 1) % max(1, len(colours))
+        self._colour_turn[s.section] = turn
+        if colours:
+            combo = w.findChild(QComboBox, "colorBy")
+            if combo is not None:
+                combo.setCurrentText(colours[turn])
+            w.indexMap.set_color_field(colours[turn])
+        self._label_buttons()
+        self._open_page_of(w.indexMap)
+        if shown:
+            self._after_map(s.section, t, colour_only=True)
+            return
+        for what, dim in (("grid", config.grid), ("block", config.block)):
+            for axis, value in zip("XYZ", dim.as_tuple(), strict=True):
+                spin = w.findChild(QSpinBox, f"{what}{axis}")
+                if spin is not None:
+                    spin.setValue(value)
+        self._pending_map = (s.section, t, config)
+        self._status(f"Running {config.launch_line('kernel', '')[:-2]} on {self._where()} …")
+        w.run()  # the recording arrives through recordingChanged
+
+    def _on_recording(self, recording: Recording) -> None:
+        pending = self._pending_map
+        if pending is None or recording.config != pending[2]:
+            return
+        self._pending_map = None
+        section, t, _config = pending
+        self._after_map(section, t)
+
+    def _after_map(self, section: str, t: TryIt, colour_only: bool = False) -> None:
+        w = self._window
+        assert w is not None
+        recording = w.recording
+        assert recording is not None
+        _planes, rows, cols = recording.plane_shape()
+        text = f"The index map shows {rows} rows × {cols} columns, coloured by {w.indexMap.color_field()}."
+        inspect = t.params.get("inspect")
+        if inspect:
+            b, th = tuple(inspect["blockIdx"]), tuple(inspect["threadIdx"])
+            self._pin(recording, b, th)
+            text += f" The inspector works out the index of blockIdx {b}, threadIdx {th}."
+        self._status(text + " Page Down: next step; Page Up: back to this one.")
+        self._add_figure(
+            section,
+            w.indexMap.render_png(1200),
+            f"{recording.config.launch_line('kernel', '')[:-2]}, coloured by {w.indexMap.color_field()}",
+            replace=not colour_only,
+        )
+        self.demoFinished.emit(section, text)
+
+    def _pin(self, recording: Recording, block_idx: tuple[int, ...], thread_idx: tuple[int, ...]) -> None:
+        """Pin one thread so the inspector shows its worked formula: the window's own "go to
+        thread" when it has one, else the map's pin (which tells the inspector)."""
+        w = self._window
+        assert w is not None
+        go_to = getattr(w, "go_to_thread", None)
+        if callable(go_to):
+            go_to(block_idx, thread_idx)
+            return
+        cell = cell_of(recording, block_idx, thread_idx)
+        if cell is not None:
+            w.indexMap.pin(cell)
+
+    def _try_vecadd(self, s: Step, t: TryIt) -> None:
+        w = self._window
+        panel = w.findChild(QWidget, "vecaddPanel") if w is not None else None
+        if panel is None:
+            self._status("The vector-add panel is not available here.")
+            return
+        n = t.params.get("n") or default_n(self._kind)
+        panel.findChild(QSpinBox, "vecaddN").setValue(int(n))
+        panel.findChild(QSpinBox, "vecaddBlock").setValue(int(t.params.get("block", 256)))
+        panel.findChild(QComboBox, "vecaddVariant").setCurrentIndex(1 if t.params.get("unguarded") else 0)
+        self._open_page_of(panel)
+        self._pending_vecadd = (s.section, t)
+        self._status(f"Running the vector add on {self._where()} (the Vector add tab) …")
+        panel.run()  # type: ignore[attr-defined]
+
+    def _try_open_view(self, t: TryIt) -> None:
+        name = str(t.params["view"])
+        words = VIEW_NAMES.get(name, name)
+        target = self._window.findChild(QWidget, name) if self._window is not None else None
+        if target is None or not self._open_page_of(target):
+            self._status(f"{words[0].upper() + words[1:]} is not available in this build.")
+            return
+        self._status(f"Opened {words}. Page Up comes back here.")

@@ -26,7 +26,9 @@ def test_large_runs_show_milliseconds() -> None:
 def test_untrusted_events_are_not_shown_as_kernel_time() -> None:
     words = kernel_time_words({"kernel_ms": None, "span_ms": 0.02, "launch_host_ms": 3.0})
     assert "kernel" not in words.split("(")[0] and "within 20.0 µs" in words
-    assert kernel_time_words({"kernel_ms": None, "launch_host_ms": 3.0}).startswith("kernel time not measured")
+    assert kernel_time_words({"kernel_ms": None, "launch_host_ms": 3.0}).startswith(
+        "kernel time not measured"
+    )
 
 
 def test_the_simulator_says_it_has_no_gpu_clock() -> None:

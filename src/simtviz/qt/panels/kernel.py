@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -24,15 +23,12 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QTextEdit,
     QVBoxLayout,
@@ -40,13 +36,13 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
-from simtviz.core.trace_args import DTYPES, INITS, ArgSpecError, ArraySpec, parse_spec
 from simtviz.core.trace_model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S, TraceRequest, TraceResult
 from simtviz.core.trace_report import findings
 from simtviz.core.trace_rewrite import TraceUnsupported, find_kernels
 from simtviz.core.trace_templates import templates
 from simtviz.qt.panels.kernel_editor import CodeEditor
-from simtviz.qt.panels.kernel_views import ArraysPanel, LinesTable, TraceData, WarpSectorsView
+from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner
+from simtviz.qt.panels.kernel_views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
 
 if TYPE_CHECKING:
     from simtviz.qt.main_window import MainWindow
@@ -56,120 +52,6 @@ log = logging.getLogger(__name__)
 INT_MAX = 2_147_483_647
 SAVE_DELAY_MS = 400
 KEY = "kernel/"  # settings keys: kernel/source, kernel/template, kernel/grid, …
-
-
-class TraceRunner(QObject):
-    """Runs one TraceRequest at a time in a child process; results come back as signals."""
-
-    finished = Signal(object)  # TraceResult
-    failed = Signal(object)  # exception
-    progress = Signal(float)
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        from simtviz.backends.trace.isolated import WarmChild
-
-        self._cancel = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.warm = WarmChild()
-
-    @property
-    def busy(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def start(self, kind: str, request: TraceRequest) -> None:
-        from simtviz.backends.trace.isolated import run_isolated
-
-        self._cancel = threading.Event()
-        cancel = self._cancel
-
-        def work() -> None:
-            try:
-                result = run_isolated(kind, request, self.progress.emit, cancel, self.warm.take(kind))
-            except BaseException as exc:  # every failure is shown in words
-                self.failed.emit(exc)
-                return
-            self.finished.emit(result)
-            try:  # the next Run finds numba already imported
-                self.warm.prepare(kind)
-            except Exception:
-                log.exception("could not start the next traced kernel's process")
-
-        self._thread = threading.Thread(target=work, name="simtviz-trace", daemon=True)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    def close(self) -> None:
-        self._cancel.set()
-        if self._thread is not None:
-            self._thread.join(3.0)
-        self.warm.close()
-
-
-class ArgsTable(QTableWidget):
-    """The kernel's parameters: array (dtype, shape, initial values) or scalar (type, value)."""
-
-    HEADERS = ("parameter", "kind", "type", "shape", "initial values / value")
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(0, len(self.HEADERS), parent)
-        self.setObjectName("kernelArgs")
-        self.setHorizontalHeaderLabels(list(self.HEADERS))
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.verticalHeader().setVisible(False)
-
-    def set_specs(self, params: list[str], specs: dict[str, str]) -> None:
-        self.blockSignals(True)
-        self.setRowCount(len(params))
-        for r, name in enumerate(params):
-            item = QTableWidgetItem(name)
-            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            self.setItem(r, 0, item)
-            kind, dtype, shape, init = "array", "float32", "1000", "zeros"
-            text = specs.get(name)
-            if text:
-                try:
-                    spec = parse_spec(name, text)
-                    if isinstance(spec, ArraySpec):
-                        shape = ",".join(map(str, spec.shape))
-                        init = spec.spec().rsplit(":", 1)[1]
-                        dtype = spec.dtype
-                    else:
-                        kind, dtype, shape, init = "scalar", spec.dtype, "", spec.spec().split(":", 1)[1]
-                except ArgSpecError:
-                    pass
-            kinds = QComboBox()
-            kinds.addItems(["array", "scalar"])
-            kinds.setCurrentText(kind)
-            types = QComboBox()
-            types.addItems(list(DTYPES))
-            types.setCurrentText(dtype)
-            self.setCellWidget(r, 1, kinds)
-            self.setCellWidget(r, 2, types)
-            self.setItem(r, 3, QTableWidgetItem(shape))
-            value = QTableWidgetItem(init)
-            value.setToolTip(f"an array: {', '.join(INITS)} or a number; a scalar: its value")
-            self.setItem(r, 4, value)
-            kinds.currentTextChanged.connect(lambda _t: self.itemChanged.emit(self.item(0, 0)))
-            types.currentTextChanged.connect(lambda _t: self.itemChanged.emit(self.item(0, 0)))
-        self.blockSignals(False)
-
-    def specs(self) -> dict[str, str]:
-        """NAME → SPEC in the CLI's syntax (checked when the run starts)."""
-        out = {}
-        for r in range(self.rowCount()):
-            name = self.item(r, 0).text()
-            kind = self.cellWidget(r, 1).currentText()  # type: ignore[union-attr]
-            dtype = self.cellWidget(r, 2).currentText()  # type: ignore[union-attr]
-            shape = (self.item(r, 3).text() if self.item(r, 3) else "").strip()
-            value = (self.item(r, 4).text() if self.item(r, 4) else "").strip()
-            if kind == "array":
-                out[name] = f"{dtype}[{shape}]" + (f":{value}" if value else "")
-            else:
-                out[name] = f"{dtype}:{value}"
-        return out
 
 
 class KernelTab(QWidget):
@@ -566,8 +448,8 @@ class KernelTab(QWidget):
             self.detail.setText(f"{where}: no thread touched it.")
             return
         threads = sorted({int(t) for t in d.thread[rows]})
-        listed = "; ".join(f"thread {int(d.thread[r]):,} {d.row_words(r)}" for r in rows[:SHOWN])
-        more = f" … and {rows.size - SHOWN:,} more" if rows.size > SHOWN else ""
+        listed = "; ".join(f"thread {int(d.thread[r]):,} {d.row_words(r)}" for r in rows[:SHOWN_ACCESSES])
+        more = f" … and {rows.size - SHOWN_ACCESSES:,} more" if rows.size > SHOWN_ACCESSES else ""
         self.detail.setText(f"{where}: {rows.size:,} accesses by {len(threads):,} thread(s): {listed}{more}")
         # The last thread to touch it becomes the selected one (its accesses outlined).
         last = int(d.thread[rows[-1]])
@@ -585,7 +467,7 @@ class KernelTab(QWidget):
         rows = self._data.thread_rows(t)
         text = f"{self._data.thread_words(t)}: {rows.size:,} accesses"
         if rows.size:
-            text += ": " + "; ".join(self._data.row_words(r) for r in rows[:SHOWN])
+            text += ": " + "; ".join(self._data.row_words(r) for r in rows[:SHOWN_ACCESSES])
         self.detail.setText(text)
 
     def _on_line_selected(self) -> None:
@@ -603,6 +485,3 @@ class KernelTab(QWidget):
         self.warp.show_request(
             self._data.warp_request(sites), f"line {row['line']} {row['kind']} {row['array']}"
         )
-
-
-SHOWN = 12

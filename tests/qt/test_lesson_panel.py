@@ -33,9 +33,14 @@ def tabs(window) -> QTabWidget:
     return window.findChild(QTabWidget, "mainTabs")
 
 
+def show_tab_of(window, widget: QWidget) -> None:
+    """Show the tab page that holds ``widget`` (pages wrap their panel in a scroll area)."""
+    pages = [tabs(window).widget(i) for i in range(tabs(window).count())]
+    tabs(window).setCurrentWidget(next(p for p in pages if p is widget or p.isAncestorOf(widget)))
+
+
 def show_lesson(window) -> None:
-    panel = lesson(window)
-    tabs(window).setCurrentIndex(tabs(window).indexOf(panel))
+    show_tab_of(window, lesson(window))
 
 
 def shown_tab_holds(window, widget: QWidget) -> bool:
@@ -201,7 +206,7 @@ def test_page_keys_step_through_and_come_back_from_a_demonstration(qtbot, window
     qtbot.keyClick(window, Qt.Key.Key_PageDown)  # on to the next step
     assert shown_tab_holds(window, panel) and panel.current_step() == 2
     # A tab the user opened keeps its own Page keys: the lesson does not move.
-    tabs(window).setCurrentIndex(tabs(window).indexOf(window.findChild(QWidget, "vecaddPanel")))
+    show_tab_of(window, window.findChild(QWidget, "vecaddPanel"))
     qtbot.keyClick(window, Qt.Key.Key_PageDown)
     assert panel.current_step() == 2 and not shown_tab_holds(window, panel)
     show_lesson(window)

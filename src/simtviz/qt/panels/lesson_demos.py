@@ -113,17 +113,15 @@ class LessonDemos:
         self.demoFinished.emit(section, text)
 
     def _pin(self, recording: Recording, block_idx: tuple[int, ...], thread_idx: tuple[int, ...]) -> None:
-        """Pin one thread so the inspector shows its worked formula: the window's own "go to
-        thread" when it has one, else the map's pin (which tells the inspector)."""
+        """Pin one thread through the inspector's Go to, as a teacher would type it, so the
+        inspector shows its worked formula."""
         w = self._window
         assert w is not None
-        go_to = getattr(w, "go_to_thread", None)
-        if callable(go_to):
-            go_to(block_idx, thread_idx)
-            return
-        cell = cell_of(recording, block_idx, thread_idx)
-        if cell is not None:
-            w.indexMap.pin(cell)
+        address = f"blockIdx {','.join(map(str, block_idx))} threadIdx {','.join(map(str, thread_idx))}"
+        if not w.inspector.go_to(address):
+            cell = cell_of(recording, block_idx, thread_idx)
+            if cell is not None:
+                w.indexMap.pin(cell)
 
     def _try_vecadd(self, s: Step, t: TryIt) -> None:
         w = self._window

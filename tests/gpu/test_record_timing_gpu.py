@@ -34,8 +34,18 @@ def medians(gpu, config: LaunchConfig, runs: int = 5) -> tuple[float, float]:
     return statistics.median(kernel), statistics.median(span)
 
 
+# The span runs from the first thread's start to the last thread's start, so the kernel's GPU time
+# exceeds it by a fixed ≈10 µs (the launch ramp and the last threads' own run, which no start
+# time sees). Measured on the H200: 2^20 threads 34.8 vs 24.5 µs (×1.42), 2^22 120.4 vs 110.5
+# (×1.09), 2^24 465.6 vs 456.1 (×1.02); host launch cost ≈220 µs is reported apart.
 @pytest.mark.parametrize("blocks", [4096, 16384, 65536])  # 2^20, 2^22, 2^24 threads of 256
-def test_kernel_time_is_within_10_percent_of_the_threads_own_span(gpu, blocks: int) -> None:
+def test_kernel_time_is_the_span_plus_a_fixed_cost_never_the_hosts(gpu, blocks: int) -> None:
+    kernel, span = medians(gpu, LaunchConfig.of(blocks, 256))
+    assert span * 0.98 <= kernel <= span + 0.020, (kernel, span)  # ≤ 20 µs more, never less
+
+
+@pytest.mark.parametrize("blocks", [16384, 65536])  # 2^22, 2^24: the fixed cost is < 10 %
+def test_kernel_time_is_within_10_percent_of_the_span_for_big_launches(gpu, blocks: int) -> None:
     kernel, span = medians(gpu, LaunchConfig.of(blocks, 256))
     assert abs(kernel - span) <= 0.1 * span, (kernel, span)
 

@@ -25,6 +25,8 @@ def fault(A):
     i = cuda.grid(1)
     tile = cuda.shared.array(32, numba.float32)
     tile[i + 100_000_000] = A[i]
+    cuda.syncthreads()
+    A[i] = tile[i + 100_000_000] + 1  # read back, so the compiler cannot drop the bad store
 """
 
 ENDLESS = """from numba import cuda

@@ -8,6 +8,7 @@ from typing import Any
 
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
+from simtviz.core.files import check_writable
 from simtviz.core.launch import LaunchConfig
 
 NAME = "record"
@@ -29,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from simtviz.core.window import DEFAULT_BUDGET_THREADS, choose_window
 
     config = LaunchConfig(args.grid, args.block)
+    check_writable(args.out)  # before the launch, which may take minutes
     backend = create_backend(args.backend)
     window = choose_window(config, args.budget or DEFAULT_BUDGET_THREADS)
     recording = backend.to_host(backend.record(config, window, force=args.force))

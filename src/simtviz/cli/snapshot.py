@@ -11,6 +11,7 @@ from pathlib import Path
 
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK, SimtvizError
+from simtviz.core.files import check_writable
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.recording import COLOR_FIELDS, Recording
 
@@ -47,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     if args.color not in COLOR_FIELDS:
         raise SimtvizError(f"unknown colour field {args.color!r}; choose one of: {', '.join(COLOR_FIELDS)}")
     config = LaunchConfig(args.grid, args.block)
+    check_writable(args.out)  # before the launch, which may take minutes
     recording = record_for_snapshot(config, args.backend, args.force)
     path = render_snapshot(recording, args.color, args.out, args.z)
     verification = recording.verification

@@ -124,7 +124,9 @@ class Recording:
         def write(fh: Any) -> None:
             (np.savez_compressed if compress else np.savez)(fh, **arrays)  # type: ignore[arg-type]
 
-        return atomic_write(path, write)
+        # Uncompressed, the size is known: reserve it, so a full disk is said before writing.
+        size = sum(a.nbytes + 1024 for a in arrays.values()) if not compress else None
+        return atomic_write(path, write, size_hint=size)
 
     def save_csv(self, path: str | Path) -> Path:
         """One line per thread, columns named as the kernel reads them."""

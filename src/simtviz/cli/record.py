@@ -6,13 +6,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from simtviz.cli.parser import dim, positive_int
+from simtviz.cli.parser import at_least_one, dim
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
 from simtviz.core.files import check_writable
 from simtviz.core.launch import LaunchConfig
 
 NAME = "record"
 HELP = "launch the instrumented kernel once and save what every thread saw"
+SMALLER = "a lower --budget, or fewer threads"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="output .npz file")
     parser.add_argument("--force", action="store_true", help="run even if the launch would take long here")
     parser.add_argument(
-        "--budget", type=positive_int, default=None, help="most threads to record (default 16,777,216)"
+        "--budget", type=at_least_one, default=None, help="most threads to record (default 16,777,216)"
     )
 
 

@@ -17,6 +17,7 @@ from simtviz.core.recording import COLOR_FIELDS, Recording
 
 NAME = "snapshot"
 HELP = "render the index map to a PNG without a window"
+SMALLER = "fewer threads"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

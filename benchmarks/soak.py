@@ -82,10 +82,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--close-rate", type=float, default=0.05, help="share of steps that close the window")
     args = parser.parse_args()
 
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication, QMessageBox, QSpinBox
+    from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QSpinBox
 
     from simtviz.gui import create_main_window
 
@@ -152,13 +153,13 @@ def main() -> None:
                 counts["failed_exports"] += 1
         if window.recording is not None and rng.random() < 0.1:
             for name in ("windowDown", "windowRight"):
-                button = window.windowPanel.findChild(object, name)
+                button = window.findChild(QPushButton, name)
                 if button is not None and button.isEnabled():
                     button.click()
                     counts["moves"] += 1
                     wait_idle(window)
                     break
-        if rng.random() < 0.05:
+        if rng.random() < args.close_rate:
             window.close()
             window.deleteLater()
             pump(0.05)

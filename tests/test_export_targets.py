@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -58,11 +59,32 @@ def test_cli_exports_to_devices_write_through_and_never_replace_them(tmp_path: P
 def test_a_pipe_is_written_through_while_a_program_reads_it(tmp_path: Path) -> None:
     fifo = tmp_path / "records.npz"
     os.mkfifo(fifo)
+    # The read end is open before the export starts (as a shell's `| program` would be).
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
     received: list[bytes] = []
-    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+
+    def read_all() -> None:
+        chunks: list[bytes] = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                time.sleep(0.005)
+                continue
+            if chunk:
+                chunks.append(chunk)
+            elif chunks:  # the writer has closed after writing
+                break
+            else:
+                time.sleep(0.005)  # no writer yet
+        received.append(b"".join(chunks))
+
+    reader = threading.Thread(target=read_all)
     reader.start()
     make_recording().save_npz(fifo)
-    reader.join(10)
+    reader.join(30)
+    os.close(fd)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     (tmp_path / "copy.npz").write_bytes(received[0])
     with np.load(tmp_path / "copy.npz") as data:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -188,6 +189,9 @@ def main() -> None:
         f"RSS after the first run {rss_start or float('nan'):.0f} MB, "
         f"at the end (window open) {rss_end_open:.0f} MB"
     )
+    for folder in (PRIVATE_TMP, exports):
+        shutil.rmtree(folder, ignore_errors=True)
+    settings_path.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,15 @@
 
 The simulator starts hundreds of Python threads per block; in the GUI's process they would
 compete with the event loop for the GIL, and a running launch cannot be interrupted. A child
-process (``spawn``: never fork a process that runs Qt) runs each experiment by name: it imports
-the experiment's module, runs its simulator half, and sends progress and the result back over a
-pipe. Cancel kills the child and the next run starts a fresh one.
+process runs each experiment by name: it imports the experiment's module, runs its simulator
+half, and sends progress and the result back over a socket. Cancel kills the child and the next
+run starts a fresh one.
+
+The child is a new interpreter started as ``python -m simtviz.backends.sim_child`` (never a fork
+of a process that runs Qt, and never a re-run of the caller's script as multiprocessing's spawn
+does: a script without an ``if __name__ == "__main__"`` guard would open a second window). It
+dies with the app however the app ends (``sim_child``: a watchdog pipe and PR_SET_PDEATHSIG), and
+its temporary folder goes with it.
 """
 
 from __future__ import annotations
@@ -12,9 +18,16 @@ from __future__ import annotations
 import contextlib
 import multiprocessing as mp
 import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 import traceback
+from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress
@@ -24,9 +37,12 @@ from simtviz.core.errors import Cancelled, KernelFailed
 
 POLL_SECONDS = 0.05
 PROGRESS_SECONDS = 0.1
+# The child's temporary folder: simtviz-sim-<parent pid>-<random>; stale ones are removed at start.
+TEMP_PREFIX = "simtviz-sim-"
+SYS_PATH_VARIABLE = "SIMTVIZ_PARENT_SYS_PATH"
 
 
-def _serve(conn: Any) -> None:
+def serve(conn: Any) -> None:
     """Child process main loop: run each requested experiment and reply with its result."""
     os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
     # Import numba and the recording kernel now, while the parent is still building its window,
@@ -75,15 +91,33 @@ class SimProcessBackend(Backend):
     def info(self) -> BackendInfo:
         return self._info
 
+    @property
+    def child_pid(self) -> int | None:
+        """The simulator child's process id, while one runs (for tests and the soak check)."""
+        return self._proc.pid if self._proc is not None else None
+
     def _ensure_child(self) -> None:
         if self._proc is not None and self._proc.is_alive():
             return
-        ctx = mp.get_context("spawn")
-        parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_serve, args=(child,), name="simtviz-simulator", daemon=True)
-        proc.start()
-        child.close()
-        self._proc, self._conn = proc, parent
+        self._forget_child()
+        if os.name != "posix":  # no fd passing: multiprocessing's spawn (scripts need the guard)
+            ctx = mp.get_context("spawn")
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=serve, args=(child,), name="simtviz-simulator", daemon=True)
+            proc.start()
+            child.close()
+            self._proc, self._conn = _MpChild(proc), parent
+            return
+        self._proc, self._conn = start_child()
+
+    def _forget_child(self) -> None:
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if conn is not None:
+            with contextlib.suppress(OSError):
+                conn.close()
+        if proc is not None:
+            proc.cleanup()
 
     def warm_up(self) -> None:
         """Start the child ahead of the first run (importing numba there takes about a second)."""
@@ -97,7 +131,6 @@ class SimProcessBackend(Backend):
     def shutdown(self) -> None:
         self._cancel.set()
         proc, conn = self._proc, self._conn
-        self._proc = self._conn = None
         if proc is not None:
             with contextlib.suppress(Exception):
                 conn.send(None)
@@ -105,6 +138,7 @@ class SimProcessBackend(Backend):
             if proc.is_alive():
                 proc.kill()
                 proc.join(1.0)
+        self._forget_child()
 
     def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
         """Run ``experiment`` in the child. Progress is what the child reports, or else the
@@ -149,7 +183,120 @@ class SimProcessBackend(Backend):
 
     def _kill_child(self) -> None:
         proc = self._proc
-        self._proc = self._conn = None
         if proc is not None and proc.is_alive():
             proc.kill()
             proc.join(1.0)
+        self._forget_child()
+
+
+class _Child:
+    """The child started by ``start_child``: its process, its watchdog pipe and temporary folder."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], watch_fd: int, temp: Path) -> None:
+        self.popen, self.watch_fd, self.temp = popen, watch_fd, temp
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def is_alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def join(self, timeout: float) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout)
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.popen.kill()
+
+    def cleanup(self) -> None:
+        """Close the watchdog pipe (a live child takes it as "exit now") and remove the folder."""
+        if self.watch_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.watch_fd)
+            self.watch_fd = -1
+        self.join(1.0)
+        shutil.rmtree(self.temp, ignore_errors=True)
+
+
+class _MpChild:
+    """multiprocessing's Process with ``_Child``'s methods (platforms without fd passing)."""
+
+    def __init__(self, proc: Any) -> None:
+        self.proc = proc
+
+    pid = property(lambda self: self.proc.pid)
+
+    def is_alive(self) -> bool:
+        return bool(self.proc.is_alive())
+
+    def join(self, timeout: float) -> None:
+        self.proc.join(timeout)
+
+    def kill(self) -> None:
+        self.proc.kill()
+
+    def cleanup(self) -> None:
+        pass
+
+
+def _package_root() -> str:
+    import simtviz
+
+    return str(Path(simtviz.__file__).resolve().parent.parent)
+
+
+def remove_stale_temp(base: str | None = None) -> list[Path]:
+    """Remove temporary folders of simulator children whose app is gone (a power cut, SIGKILL of both)."""
+    removed = []
+    for folder in Path(base or tempfile.gettempdir()).glob(f"{TEMP_PREFIX}*"):
+        try:
+            pid = int(folder.name[len(TEMP_PREFIX) :].split("-")[0])
+        except ValueError:
+            continue
+        if pid != os.getpid() and not _pid_alive(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def start_child() -> tuple[_Child, Connection]:
+    """Start ``python -m simtviz.backends.sim_child``: a socket for requests and replies, and a
+    pipe whose end the child watches (it reads end-of-file when this process is gone)."""
+    remove_stale_temp()
+    temp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-"))
+    ours, theirs = socket.socketpair()
+    watch_r, watch_w = os.pipe()  # both close-on-exec: no other child inherits them
+    env = dict(os.environ)
+    # The child imports simtviz from where this process did, whatever the script's sys.path was.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (_package_root(), env.get("PYTHONPATH", "")) if p)
+    env["NUMBA_ENABLE_CUDASIM"] = "1"
+    env["TMPDIR"] = str(temp)
+    # And every module this process can import by name (an experiment registered in a test file).
+    env[SYS_PATH_VARIABLE] = os.pathsep.join(p for p in sys.path if p)
+    args = [sys.executable, "-m", "simtviz.backends.sim_child"]
+    args += [str(theirs.fileno()), str(watch_r), str(os.getpid())]
+    try:
+        popen = subprocess.Popen(
+            args, pass_fds=(theirs.fileno(), watch_r), stdin=subprocess.DEVNULL, env=env, close_fds=True
+        )
+    except BaseException:
+        ours.close()
+        os.close(watch_w)
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+    finally:
+        theirs.close()
+        os.close(watch_r)
+    return _Child(popen, watch_w, temp), Connection(ours.detach())

@@ -102,15 +102,17 @@ def _run(argv: Sequence[str] | None) -> int:
         from simtviz.qt.app import run_app
 
         return run_app(args.backend)
+    module = command_module(args.command)
     try:
-        code: int = command_module(args.command).run(args)
+        code: int = module.run(args)
         return code
     except KeyboardInterrupt as exc:
         return report_error(exc)
     except Exception as exc:
         if args.debug:
             raise
-        return report_error(exc)
+        # How this command asks for less, in its own options (vecadd has --n, not --budget).
+        return report_error(exc, getattr(module, "SMALLER", ""))
 
 
 def main(argv: Sequence[str] | None = None) -> Any:

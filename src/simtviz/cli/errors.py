@@ -26,8 +26,12 @@ def err(*lines: str) -> None:
         print(line, file=sys.stderr)
 
 
-def message_lines(exc: BaseException) -> list[str]:
-    """What the command line prints for ``exc`` (CONTRACT.md: the driver's text comes first)."""
+def message_lines(exc: BaseException, smaller: str = "") -> list[str]:
+    """What the command line prints for ``exc`` (CONTRACT.md: the driver's text comes first).
+
+    ``smaller``: how the command that failed asks for less (``a lower --budget``, ``a smaller
+    --n``); a command is never told to use an option it does not have.
+    """
     report = describe(exc)
     if isinstance(exc, LaunchRejected):
         return [exc.driver_text, exc.explanation]
@@ -44,11 +48,11 @@ def message_lines(exc: BaseException) -> list[str]:
     if isinstance(exc, KernelFailed) and exc.needs_restart:
         return [f"simtviz: {exc}. {report.todo}"]
     if isinstance(exc, MemoryError):
-        return ["simtviz: not enough memory for this launch's record; lower --budget"]
+        return [f"simtviz: not enough memory for this run; try {smaller or 'fewer threads'}"]
     return [f"simtviz: {exc}"]
 
 
-def report_error(exc: BaseException) -> int:
+def report_error(exc: BaseException, smaller: str = "") -> int:
     """Print ``exc`` for a person and return the exit status; raise it again if unexpected."""
     if isinstance(exc, KeyboardInterrupt):
         err("simtviz: interrupted")
@@ -57,7 +61,7 @@ def report_error(exc: BaseException) -> int:
         code = describe(exc).exit_code
     except KeyError:
         raise exc from None
-    err(*message_lines(exc))
+    err(*message_lines(exc, smaller))
     return code
 
 

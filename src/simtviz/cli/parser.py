@@ -19,14 +19,36 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
 
 
+# No dimension or count has more digits than this; longer text is not echoed back whole.
+MAX_NUMBER_TEXT = 64
+
+
+def _too_long(text: str) -> argparse.ArgumentTypeError:
+    return argparse.ArgumentTypeError(
+        f"'{text[:12]}…' ({len(text):,} characters) is far too long for a number of threads or blocks"
+    )
+
+
 def dim(text: str) -> Dim3:
+    if len(text) > MAX_NUMBER_TEXT:
+        raise _too_long(text)
     try:
         return Dim3.parse(text)
-    except DimParseError as exc:
+    except (DimParseError, ValueError) as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def at_least_one(text: str) -> int:
+    """A count that must be 1 or more (``--budget 0`` would record nothing)."""
+    value = positive_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is too small: it must be at least 1")
+    return value
+
+
 def positive_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_TEXT:
+        raise _too_long(text)
     try:
         value = (
             int(text.replace("_", ""), 0)

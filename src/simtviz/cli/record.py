@@ -6,13 +6,15 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from simtviz.cli.parser import dim, positive_int
+from simtviz.cli.parser import at_least_one, dim
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
+from simtviz.core.files import check_writable
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.run_timings import kernel_time_words
 
 NAME = "record"
 HELP = "launch the instrumented kernel once and save what every thread saw"
+SMALLER = "a lower --budget, or fewer threads"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="run even if the launch would take long here")
     parser.add_argument(
         "--budget",
-        type=positive_int,
+        type=at_least_one,
         default=None,
         help=f"most threads to record (default {DEFAULT_BUDGET_THREADS:,})",
     )
@@ -35,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from simtviz.core.window import DEFAULT_BUDGET_THREADS, choose_window
 
     config = LaunchConfig(args.grid, args.block)
+    check_writable(args.out)  # before the launch, which may take minutes
     backend = create_backend(args.backend)
     window = choose_window(config, args.budget or DEFAULT_BUDGET_THREADS)
     recording = backend.to_host(backend.record(config, window, force=args.force))

@@ -12,11 +12,13 @@ from pathlib import Path
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.color_names import resolve_color_field
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
+from simtviz.core.files import check_writable
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.recording import Recording
 
 NAME = "snapshot"
 HELP = "render the index map to a PNG without a window"
+SMALLER = "fewer threads"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     color = resolve_color_field(args.color)  # before the launch: a typo costs nothing
     install_quiet_handler()
     config = LaunchConfig(args.grid, args.block)
+    check_writable(args.out)  # before the launch, which may take minutes
     recording = record_for_snapshot(config, args.backend, args.force)
     path = render_snapshot(recording, color, args.out, args.z)
     verification = recording.verification

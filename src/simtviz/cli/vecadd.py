@@ -18,6 +18,7 @@ from simtviz.core.vecadd import GPU_WOULD_NOT_RAISE, VecaddRequest, VecaddResult
 
 NAME = "vecadd"
 HELP = "the chapter's vector add, verified and timed"
+SMALLER = "a smaller --n"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -154,6 +154,10 @@ class Cancelled(SimtvizError):
     """The user cancelled a run."""
 
 
+class RecordFileError(SimtvizError):
+    """A file that is not a simtviz record (not an .npz, a key missing, damaged, or pickled objects)."""
+
+
 class KernelFailed(SimtvizError):
     """The kernel itself raised (the simulator's IndexError) or the GPU reported an error after launch.
 
@@ -207,7 +211,7 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
     OutOfDeviceMemory: (
         EXIT_TOO_LARGE,
         "Not enough GPU memory",
-        "Lower the recording budget, or launch fewer threads.",
+        "Ask for less: fewer threads, or a smaller recording.",
     ),
     BackendUnavailable: (
         EXIT_REJECTED,
@@ -234,10 +238,15 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
     KernelCompileError: (EXIT_USAGE, "The kernel does not compile", "Fix that line and run again."),
     ArgSpecError: (EXIT_USAGE, "Bad argument", ""),
     ExportError: (EXIT_USAGE, "Could not save", "Choose another file or folder."),
+    RecordFileError: (
+        EXIT_USAGE,
+        "Not a simtviz record",
+        "Open an .npz written by 'simtviz record' or File → Export records.",
+    ),
     MemoryError: (
         EXIT_TOO_LARGE,
         "Not enough memory",
-        "Lower the recording budget.",
+        "Ask for less: fewer threads, or a smaller recording.",
     ),
     SimtvizError: (EXIT_USAGE, "simtviz", ""),
 }
@@ -256,6 +265,8 @@ def describe(exc: BaseException) -> ErrorReport:
         what = f"{exc.driver_text}\n{exc.explanation}"
     elif isinstance(exc, KernelFailed) and exc.needs_restart:
         todo = RESTART_ADVICE
+    elif isinstance(exc, OutOfDeviceMemory) and exc.smaller:
+        todo = f"Try {exc.smaller}."
     elif isinstance(exc, MemoryError):
-        what = "not enough memory for this launch's record"
+        what = "not enough memory for this run"
     return ErrorReport(code, title, what, todo)

@@ -1,9 +1,17 @@
-"""Writing files so that a failure never leaves a half-written one behind."""
+"""Writing files so that a failure never leaves a half-written one behind, nor replaces a device.
+
+A regular file (or a new path) is written to a temporary file beside it and renamed over it.
+Anything else is never renamed over: a character device (``/dev/null``) or a pipe (a FIFO, or
+``/dev/stdout`` piped into another program) is written through, as ``cat > PATH`` would; a
+folder, a disk device or a socket is refused, saying what it is.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -14,28 +22,167 @@ class ExportError(OSError):
     """The file could not be written; nothing was left at the destination."""
 
 
-def atomic_write(path: str | Path, write: Callable[[IO[Any]], None], mode: str = "wb") -> Path:
-    """Write through ``write(fh)`` into a temporary file beside ``path``, then rename it over.
+def format_bytes(n: int) -> str:
+    """``3.7 MB``, ``64 KB``, ``512 bytes`` (decimal units, as file managers show them)."""
+    if n < 1000:
+        return f"{n:,} bytes"
+    for unit, scale in (("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12)):
+        if n < scale * 1000 or unit == "TB":
+            value = n / scale
+            return f"{value:.1f} {unit}" if value < 10 else f"{value:,.0f} {unit}"
+    raise AssertionError("unreachable")
 
-    On any failure the temporary file is removed and ``ExportError`` names the path and why.
-    """
-    target = Path(path).expanduser()
-    directory = target.parent if str(target.parent) else Path(".")
+
+def _kind(mode: int) -> str | None:
+    """What a non-regular file is, in words, when it must not be written to; None when it may."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISBLK(mode):
+        return "a disk device (writing it would overwrite the disk)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return None
+
+
+def _free_bytes(folder: Path) -> int | None:
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=directory)
+        st = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+def _no_space(target: Path, folder: Path, needed: int | None, written: int | None) -> ExportError:
+    free = _free_bytes(folder)
+    parts = [f"cannot write {target}: No space left on device — the disk holding {folder} is full"]
+    facts = []
+    if needed is not None:
+        facts.append(f"the file needs about {format_bytes(needed)}")
+    elif written:
+        facts.append(f"{format_bytes(written)} were written before it filled")
+    if free is not None:
+        facts.append(f"{format_bytes(free)} {'is' if free == 1 else 'are'} free")
+    text = parts[0] + (f" ({', '.join(facts)})" if facts else "")
+    return ExportError(text + "; free some space or choose another disk")
+
+
+def check_writable(path: str | Path) -> Path:
+    """Raise ``ExportError`` now if ``path`` cannot be written (before an expensive run)."""
+    target = Path(path).expanduser()
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
     except OSError as exc:
         raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    if st is not None:
+        kind = _kind(st.st_mode)
+        if kind:
+            raise ExportError(f"cannot write {target}: it is {kind}")
+        if not stat.S_ISREG(st.st_mode):
+            if not os.access(target, os.W_OK):
+                raise ExportError(f"cannot write {target}: permission denied")
+            return target
+    folder = _folder_of(target)
+    if not folder.is_dir():
+        raise ExportError(f"cannot write {target}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ExportError(f"cannot write {target}: the folder {folder} is not writable")
+    return target
+
+
+def _folder_of(target: Path) -> Path:
+    # A symlink to a regular file is written where it points: the link itself stays.
+    real = Path(os.path.realpath(target)) if target.is_symlink() else target
+    return real.parent if str(real.parent) else Path(".")
+
+
+def _write_through(target: Path, st: os.stat_result, write: Callable[[IO[Any]], None], mode: str) -> Path:
+    """Write into a character device or a pipe as it is; it is never replaced."""
+    flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
+    if stat.S_ISFIFO(st.st_mode):
+        flags |= os.O_NONBLOCK  # opening a pipe nobody reads would wait forever
+    try:
+        fd = os.open(target, flags)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise ExportError(f"cannot write {target}: it is a pipe and no program is reading it") from exc
+        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    if flags & os.O_NONBLOCK:
+        os.set_blocking(fd, True)
+    what = "pipe" if stat.S_ISFIFO(st.st_mode) else "device"
     try:
         with os.fdopen(fd, mode) as fh:
             write(fh)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise ExportError(f"cannot write {target}: the {what} refused the data (it is full)") from exc
+        raise ExportError(
+            f"cannot write {target}: the {what} refused the data ({exc.strerror or exc})"
+        ) from exc
+    return target
+
+
+def atomic_write(
+    path: str | Path,
+    write: Callable[[IO[Any]], None],
+    mode: str = "wb",
+    size_hint: int | None = None,
+) -> Path:
+    """Write through ``write(fh)`` into a temporary file beside ``path``, then rename it over.
+
+    ``size_hint`` (bytes the file will take, when known) is reserved before writing, so that a
+    full disk is found before the work and said with the sizes. On any failure the temporary file
+    is removed and ``ExportError`` names the path and why. A character device or a pipe at
+    ``path`` is written through instead; a folder, disk device or socket is refused.
+    """
+    target = Path(path).expanduser()
+    try:
+        st: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = _kind(st.st_mode)
+        if kind:
+            raise ExportError(f"cannot write {target}: it is {kind}")
+        return _write_through(target, st, write, mode)
+    # Over a regular file: rename beside where it really is, so a symlink keeps pointing at it.
+    real = Path(os.path.realpath(target)) if target.is_symlink() else target
+    directory = _folder_of(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".part", dir=directory)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise _no_space(target, directory, size_hint, None) from exc
+        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    written = None
+    try:
+        if size_hint and hasattr(os, "posix_fallocate"):
+            try:
+                os.posix_fallocate(fd, 0, size_hint)
+            except OSError as exc:
+                if exc.errno == errno.ENOSPC:
+                    raise
+                # EINVAL / EOPNOTSUPP: this file system cannot reserve; find out while writing.
+        with os.fdopen(fd, mode) as fh:
+            write(fh)
             fh.flush()
+            written = fh.tell()
+            if size_hint:
+                os.ftruncate(fh.fileno(), written)  # give back what was reserved and not used
             os.fchmod(fh.fileno(), 0o666 & ~current_umask())  # mkstemp's 0600 would hide it from others
             os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        os.replace(tmp, real)
     except BaseException as exc:
+        with contextlib.suppress(OSError):
+            written = written or os.stat(tmp).st_size
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
+            if exc.errno == errno.ENOSPC or exc.errno == errno.EDQUOT:
+                raise _no_space(target, directory, size_hint, written) from exc
             raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
         raise
     return target

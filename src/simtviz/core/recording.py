@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from simtviz.core.errors import RecordFileError
 from simtviz.core.files import atomic_write
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.oracle import Verification, verify
@@ -138,7 +139,9 @@ class Recording:
                     if progress is not None:
                         progress(done / total)
 
-        return atomic_write(path, write)
+        # Uncompressed, the size is known: reserve it, so a full disk is said before writing.
+        size = sum(a.nbytes + 1024 for a in arrays.values()) if not compress else None
+        return atomic_write(path, write, size_hint=size)
 
     def save_csv(self, path: str | Path, progress: Callable[[float], None] | None = None) -> Path:
         """One line per thread, columns named as the kernel reads them; written in chunks so that
@@ -159,19 +162,55 @@ class Recording:
         return atomic_write(path, write)
 
 
+REQUIRED_KEYS = (*RECORD_FIELDS, "gridDim", "blockDim", "backend")
+
+
 def load_npz(path: str | Path) -> Recording:
-    """Read a file written by ``simtviz record`` or File → Export back into a Recording."""
-    with np.load(path, allow_pickle=False) as data:
-        config = LaunchConfig.of(
-            tuple(int(v) for v in data["gridDim"]), tuple(int(v) for v in data["blockDim"])
-        )
-        fields = {name: data[name] for name in RECORD_FIELDS}
-        if "window_origin" in data:
-            window = Window(
-                tuple(int(v) for v in data["window_origin"]),  # type: ignore[arg-type]
-                tuple(int(v) for v in data["window_size"]),  # type: ignore[arg-type]
-            )
-        else:
-            window = Window.full(config)
-        backend = str(data["backend"])
+    """Read a file written by ``simtviz record`` or File → Export back into a Recording.
+
+    Never unpickles (a record file may come from anyone); anything that is not a record raises
+    ``RecordFileError`` saying what is wrong with the file.
+    """
+    try:
+        data = np.load(path, allow_pickle=False)
+    except OSError as exc:
+        raise RecordFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except (ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise RecordFileError(f"{path} is not a NumPy .npz archive") from exc
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise RecordFileError(f"{path} holds a single array (.npy), not a simtviz record (.npz)")
+    with data:
+        missing = [key for key in REQUIRED_KEYS if key not in data.files]
+        if missing:
+            raise RecordFileError(f"{path} is not a simtviz record: it has no {', '.join(missing)}")
+        key = ""
+        try:
+            key = "gridDim"
+            grid = tuple(int(v) for v in data["gridDim"])
+            key = "blockDim"
+            config = LaunchConfig.of(grid, tuple(int(v) for v in data["blockDim"]))
+            key = "window"
+            if "window_origin" in data.files:
+                window = Window(
+                    tuple(int(v) for v in data["window_origin"]),  # type: ignore[arg-type]
+                    tuple(int(v) for v in data["window_size"]),  # type: ignore[arg-type]
+                )
+            else:
+                window = Window.full(config)
+            fields = {}
+            for key in RECORD_FIELDS:
+                fields[key] = data[key]
+                rows = fields[key].shape[0] if fields[key].ndim else 0
+                if rows != window.threads:
+                    raise ValueError(f"{rows:,} rows for {window.threads:,} threads")
+            key = "backend"
+            backend = str(data["backend"])
+        except ValueError as exc:
+            if "allow_pickle" in str(exc):
+                raise RecordFileError(
+                    f"{path}: {key} holds Python objects, which simtviz never loads"
+                ) from exc
+            raise RecordFileError(f"{path} is damaged: {key}: {exc}") from exc
+        except (TypeError, KeyError, OSError, EOFError, zipfile.BadZipFile) as exc:
+            raise RecordFileError(f"{path} is damaged: {key}: {exc}") from exc
     return Recording(config, window, fields, backend, verify(fields, config, window))

@@ -37,6 +37,7 @@ def run_app(backend_flag: str | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from simtviz.qt.main_window import create_main_window
+    from simtviz.qt.signals import close_on_signals
     from simtviz.resources import ResourceNotFound, resource_path
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -47,5 +48,7 @@ def run_app(backend_flag: str | None = None) -> int:
         app.setWindowIcon(QIcon(str(resource_path("simtviz.svg"))))
     # "auto" was resolved above; the worker creates the backend the window shows.
     window = create_main_window(requested_backend(backend_flag))
+    # Ctrl+C / SIGTERM / a closed terminal: close as the window's close button does.
+    close_on_signals(window)
     window.show()
     return int(app.exec())

@@ -337,7 +337,9 @@ class MainWindow(QMainWindow):
         # How much of the launch recorded: in the status bar, and over the map when partial.
         config, window = recording.config, recording.window
         text = window.describe(config)
-        self.windowPanel.show_window(config, window)
+        # Dimensions edited while it ran: the arrows belong to the new launch, from its start.
+        if config == self.launchPanel.config():
+            self.windowPanel.show_window(config, window)
         partial = not window.covers(config)
         if partial:
             self.windowMessage.setText(

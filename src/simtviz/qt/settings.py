@@ -1,7 +1,14 @@
-"""Settings remembered between runs (QSettings), read defensively: a broken file means defaults."""
+"""Settings remembered between runs (QSettings), read defensively: a broken file means defaults.
+
+A file that cannot be used is never overwritten: it is kept beside as ``simtviz.ini.bak`` (the
+warning says so) and the app starts from the defaults. A UTF-8 byte-order mark is fine (Qt reads
+it); a file saved in Latin-1 by an editor is read as Latin-1 and rewritten in UTF-8, the original
+kept as ``.bak``.
+"""
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,7 +78,7 @@ def _plausible_ini(qs: QSettings) -> bool:
     if not path.is_file():
         return True
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return False
     if "\x00" in text:
@@ -85,12 +92,69 @@ def _plausible_ini(qs: QSettings) -> bool:
     return True
 
 
+def _backup_name(path: Path) -> Path:
+    """``simtviz.ini.bak``, or ``.bak.1``, ``.bak.2`` … when an older backup is there."""
+    candidate = path.with_name(path.name + ".bak")
+    n = 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}.bak.{n}")
+        n += 1
+    return candidate
+
+
+def _set_aside(qs: QSettings) -> Path | None:
+    """Move the settings file to a backup so that saving on close cannot overwrite it."""
+    path = Path(qs.fileName())
+    if qs.format() != QSettings.Format.IniFormat or not path.is_file():
+        return None
+    backup = _backup_name(path)
+    try:
+        path.rename(backup)
+    except OSError:
+        return None
+    qs.clear()  # what Qt read of the broken file is not written back either
+    qs.sync()
+    return backup
+
+
+def _recode_latin1(qs: QSettings) -> Path | None:
+    """A file that is not UTF-8 but reads as Latin-1 (an old editor's): rewrite it in UTF-8."""
+    path = Path(qs.fileName())
+    if qs.format() != QSettings.Format.IniFormat or not path.is_file():
+        return None
+    try:
+        data = path.read_bytes()
+        data.decode("utf-8-sig")
+        return None
+    except UnicodeDecodeError:
+        pass
+    except OSError:
+        return None
+    text = data.decode("latin-1")
+    if "\x00" in text:
+        return None
+    backup = _backup_name(path)
+    try:
+        shutil.copy2(path, backup)
+        path.write_text(text, encoding="utf-8")
+    except OSError:
+        return None
+    qs.sync()  # Qt sees the file changed and reads it again
+    return backup
+
+
+def _kept(backup: Path | None) -> str:
+    return f"; it is kept as {backup}" if backup is not None else ""
+
+
 def load_settings(qs: QSettings) -> tuple[AppSettings, str | None]:
     """The saved settings, or the defaults and a warning when the file cannot be read or makes no sense."""
     defaults = AppSettings()
+    _recode_latin1(qs)
     qs.sync()
     if qs.status() != QSettings.Status.NoError or not _plausible_ini(qs):
-        return defaults, f"the settings file {qs.fileName()} is unreadable; using the defaults"
+        name = qs.fileName()
+        return defaults, f"the settings file {name} is unreadable; using the defaults{_kept(_set_aside(qs))}"
     try:
         settings = AppSettings(
             grid=_dim(qs.value("launch/grid", "4,3,1")),
@@ -111,7 +175,12 @@ def load_settings(qs: QSettings) -> tuple[AppSettings, str | None]:
         geometry = qs.value("window/geometry")
         settings.geometry = geometry if isinstance(geometry, QByteArray) else None
     except (ValueError, TypeError) as exc:
-        return defaults, f"the settings file {qs.fileName()} holds a bad value ({exc}); using the defaults"
+        name = qs.fileName()
+        backup = _set_aside(qs)
+        return (
+            defaults,
+            f"the settings file {name} holds a bad value ({exc}); using the defaults{_kept(backup)}",
+        )
     return settings, None
 
 

@@ -2,13 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from simtviz.backends.base import Backend
 from simtviz.jobs import Job, Work, Worker
+
+_HELD = {signal.SIGINT}
+_CAN_HOLD = hasattr(signal, "pthread_sigmask")
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT waits (blocked) while the body runs; on the main thread, where Python handles it."""
+    if not _CAN_HOLD or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 class WorkerBridge(QObject):
@@ -52,7 +71,10 @@ class WorkerBridge(QObject):
 
     @Slot(object, object)
     def _on_deliver(self, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
-        fn(*args)
+        # Ctrl+C raised as KeyboardInterrupt in the middle of a callback would lose its second half
+        # (a run would stay "busy" forever): it waits until the callback has finished.
+        with _signals_held():
+            fn(*args)
 
     def _set_ready(self, backend: Backend) -> None:
         self.backend = backend

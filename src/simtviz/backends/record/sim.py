@@ -6,8 +6,10 @@ must be, or become, the simulated one there.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -56,24 +58,70 @@ def progress_of(fields: dict[str, np.ndarray]) -> float:
     return float(done / max(1, fields["warp"].shape[0]))
 
 
+def launch_progress(rows_written: int, blocks_done: int, config: LaunchConfig) -> float:
+    """Share of the whole launch done: blocks finished, or at least the recorded threads that ran.
+
+    A launch larger than the recording budget records only a window of it; its rows fill long
+    before the launch ends, so they alone would say 100 % early.
+    """
+    blocks = max(1, config.grid.volume)
+    threads = max(1, config.total_threads)
+    return min(1.0, max(blocks_done / blocks, rows_written / threads))
+
+
+class BlockCounter:
+    """Counts the blocks the simulator has finished, during ``counting()``."""
+
+    def __init__(self) -> None:
+        self.done = 0
+
+    @contextlib.contextmanager
+    def counting(self) -> Iterator[bool]:
+        """Yields False where this numba's simulator has no per-block hook (then rows count alone)."""
+        try:
+            from numba.cuda.simulator import kernel as simulated
+
+            manager = simulated.BlockManager
+            original = manager.run
+        except (ImportError, AttributeError):
+            yield False
+            return
+        counter = self
+
+        def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return original(self, *args, **kwargs)
+            finally:
+                counter.done += 1
+
+        manager.run = run
+        try:
+            yield True
+        finally:
+            manager.run = original
+
+
 def record_in_simulator(request: Any, info: BackendInfo, progress: Progress | None = None) -> Recording:
     """Run the request's launch on the simulator and verify every thread against the formulas."""
     config, window = request.config, request.chosen_window
     fields = allocate(window.threads)
     done = threading.Event()
     watcher = None
+    blocks = BlockCounter()
     if progress is not None:
         report = progress
 
-        # The launch blocks this thread; a watcher reports the share of rows written so far.
+        # The launch blocks this thread; a watcher reports the share of the launch done so far.
         def watch() -> None:
             while not done.wait(PROGRESS_SECONDS):
-                report(progress_of(fields))
+                rows = int(np.count_nonzero(fields["warp"] != -1))
+                report(min(0.99, launch_progress(rows, blocks.done, config)))
 
         watcher = threading.Thread(target=watch, name="simtviz-progress", daemon=True)
         watcher.start()
     try:
-        seconds = run_kernel_in_simulator(config, window, fields)
+        with blocks.counting():
+            seconds = run_kernel_in_simulator(config, window, fields)
     finally:
         done.set()
         if watcher is not None:

@@ -140,7 +140,7 @@ class Recording:
                         progress(done / total)
 
         # Uncompressed, the size is known: reserve it, so a full disk is said before writing.
-        size = sum(a.nbytes + 1024 for a in arrays.values()) if not compress else None
+        size = sum(a.nbytes + 1024 for a in arrays.values()) if compression == zipfile.ZIP_STORED else None
         return atomic_write(path, write, size_hint=size)
 
     def save_csv(self, path: str | Path, progress: Callable[[float], None] | None = None) -> Path:

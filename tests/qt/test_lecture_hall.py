@@ -377,15 +377,19 @@ def test_open_a_saved_record_as_recorded(qtbot, window, tmp_path) -> None:
 @pytest.mark.parametrize(
     "content, words",
     [
-        (b"this is not a zip file", "not a simtviz record"),
-        ("pickled", "Python objects"),
-        ("missing", "no 'threadIdx' array"),
+        (b"this is not a zip file", "bad.npz is not a NumPy .npz archive"),
+        ("pickled", "bad.npz: threadIdx holds Python objects, which simtviz never loads"),
+        ("missing", "bad.npz is not a simtviz record: it has no threadIdx"),
     ],
 )
 def test_a_malformed_file_gets_a_clear_message(qtbot, window, tmp_path, content, words) -> None:
     path = tmp_path / "bad.npz"
     if content == "pickled":
-        np.savez(path, threadIdx=np.array([{"a": 1}], dtype=object), gridDim=np.ones(3), blockDim=np.ones(3))
+        # Every key a record has, and one of them an array of Python objects.
+        names = ("blockIdx", "grid1", "grid2", "grid3", "laneid", "warp", "smid", "t_ns")
+        arrays = {name: np.zeros(1, dtype=np.int64) for name in names}
+        np.savez(path, threadIdx=np.array([{"a": 1}], dtype=object), gridDim=np.ones(3), blockDim=np.ones(3),
+                 backend=np.array("sim"), **arrays)  # fmt: skip
     elif content == "missing":
         np.savez(path, gridDim=np.ones(3), blockDim=np.ones(3))
     else:

@@ -20,6 +20,7 @@ from simtviz.core.errors import (
     LaunchRejected,
     LaunchTooLarge,
     OutOfDeviceMemory,
+    RecordFileError,
     SimtvizError,
     describe,
 )
@@ -236,21 +237,18 @@ def ask_save_path(parent: QWidget | None, title: str, start: Path, suffix: str, 
 
 
 def open_failed(parent: QWidget | None, path: Path, exc: BaseException) -> QMessageBox:
-    """A file that is not a simtviz record (or not readable): say which file and why, in words."""
-    if isinstance(exc, KeyError):
-        key = str(exc.args[0]).split(" ")[0] if exc.args else "expected"  # numpy: "K is not a file …"
-        why = f"it has no '{key}' array (is it a file from `simtviz record` or File → Export?)"
-    elif isinstance(exc, ValueError) and "pickle" in str(exc).lower():
-        why = "it holds Python objects, which simtviz never loads (a record holds only numbers)"
-    elif isinstance(exc, FileNotFoundError):
-        why = "there is no such file"
+    """A file that is not a simtviz record (or not readable): say which file and why, in words.
+    ``load_npz`` words every way a file can be wrong (``RecordFileError``); its path becomes the
+    file's name here, which is what the user picked."""
+    if isinstance(exc, RecordFileError):
+        text = str(exc).replace(str(path), path.name) + "."
     else:
-        why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        text = f"{path.name} could not be opened: {exc or type(exc).__name__}."
     box = _message(
         parent,
         QMessageBox.Icon.Warning,
         "Could not open the record",
-        f"{path.name} is not a simtviz record that can be shown: {why}.",
+        text,
         "openErrorDialog",
         informative="Open a .npz file written by `simtviz record` or File → Export records as NPZ.",
     )

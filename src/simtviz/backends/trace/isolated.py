@@ -155,6 +155,10 @@ class TraceChild:
                         request.time_limit_s, f"the kernel {_kernel_words(request)}"
                     ) from None
                 if message[0] == "progress":
+                    # Each step the child reports (launch and run, analysis, timing) gets the whole
+                    # limit: on a fresh machine CuPy compiles its analysis kernels for seconds
+                    # (measured on the H200: over 10 s), which is not the student's kernel running.
+                    deadline = time.monotonic() + max(0.1, float(request.time_limit_s))
                     if progress is not None:
                         progress(min(0.99, float(message[1])))
                     continue

@@ -56,7 +56,12 @@ def run_private(
         f"MOUNT = Path({str(mount)!r})\n"
         f"def report(d):\n    Path({str(out)!r}).write_text(json.dumps(d))\n" + textwrap.dedent(script)
     )
-    full_env = {**os.environ, "PYTHONPATH": str(SRC), "QT_QPA_PLATFORM": "offscreen", **(env or {})}
+    full_env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")])),
+        "QT_QPA_PLATFORM": "offscreen",
+        **(env or {}),
+    }
     done = subprocess.run(
         [
             "unshare",

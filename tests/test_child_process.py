@@ -51,7 +51,12 @@ app.exec()
 
 
 def _env(tmp: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(SRC), "QT_QPA_PLATFORM": "offscreen", "TMPDIR": str(tmp)}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")])),
+        "QT_QPA_PLATFORM": "offscreen",
+        "TMPDIR": str(tmp),
+    }
 
 
 def test_a_script_without_a_main_guard_runs_once_and_records(tmp_path: Path) -> None:

@@ -135,7 +135,10 @@ def test_unwritable_out_is_found_before_the_launch(tmp_path: Path) -> None:
         ],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(SRC)},
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")])),
+        },
         timeout=60,
     )
     assert done.returncode == 2

@@ -64,7 +64,7 @@ def test_a_signal_mid_run_closes_the_app_like_its_close_button(
     script.write_text(APP_MID_RUN)
     env = {
         **os.environ,
-        "PYTHONPATH": str(SRC),
+        "PYTHONPATH": os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])]),
         "QT_QPA_PLATFORM": "offscreen",
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "TMPDIR": str(tmp_path),

@@ -1,0 +1,120 @@
+"""The simulator backends' plumbing: --force reaches the check, a child's error is raised in the
+parent with its words, and shutdown kills a child that does not stop on request."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from simtviz.backends import experiment
+from simtviz.backends.base import Backend, BackendInfo, Progress
+from simtviz.backends.experiment import Experiment
+from simtviz.backends.sim import SimBackend
+from simtviz.backends.sim_process import SimProcessBackend
+from simtviz.core.errors import KernelFailed, LaunchTooLarge
+from simtviz.core.launch import LaunchConfig
+
+
+class RecordingSimBackend(SimBackend):
+    """Checks as the simulator does, but only notes what it would have run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[Any] = []
+
+    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+        self.requests.append(request)
+        return "ran"
+
+
+BIG = LaunchConfig.of(129, 1024)  # 132,096 threads: more than the simulator runs unasked
+
+
+def test_record_with_force_runs_a_long_launch() -> None:
+    backend = RecordingSimBackend()
+    with pytest.raises(LaunchTooLarge):
+        backend.record(BIG)
+    assert backend.requests == []
+    assert backend.record(BIG, force=True) == "ran"
+    assert backend.requests[0].force is True and backend.requests[0].config == BIG
+
+
+@dataclass(frozen=True)
+class Plan:
+    action: str  # "fail" or "hang"
+
+
+class FaultExperiment:
+    """A test-only experiment whose simulator half fails, or never returns."""
+
+    name = "test-fault"
+
+    def check(self, request: Plan, info: BackendInfo) -> None:
+        return None
+
+    def estimate_s(self, request: Plan, info: BackendInfo) -> float | None:
+        return None
+
+    def run_gpu(self, backend: Backend, request: Plan, progress: Progress | None) -> Any:
+        raise NotImplementedError
+
+    def run_sim(self, request: Plan, info: BackendInfo, progress: Progress | None) -> Any:
+        if request.action == "fail":
+            raise ValueError("thread 7 read past the end of C")
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # stubborn: only SIGKILL stops it
+        if progress:
+            progress(0.5)
+        time.sleep(120)
+        return "never"
+
+
+FAULT = experiment.register(FaultExperiment())
+
+
+def test_an_error_in_the_child_is_raised_in_the_parent_with_its_words() -> None:
+    backend = SimProcessBackend()
+    try:
+        with pytest.raises(KernelFailed) as info:
+            backend.run(FAULT, Plan("fail"))
+        text = str(info.value)
+        assert text.startswith("the simulator raised ValueError: thread 7 read past the end of C")
+        assert "Traceback" in text  # the child's traceback, for the details
+    finally:
+        backend.shutdown()
+
+
+def test_shutdown_kills_a_child_that_does_not_stop() -> None:
+    backend = SimProcessBackend()
+    seen: list[float] = []
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            backend.run(FAULT, Plan("hang"), seen.append)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    deadline = time.monotonic() + 60
+    while not (seen and max(seen) >= 0.5) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert seen and max(seen) >= 0.5, "the child never started the experiment"
+    proc = backend._proc
+    pid = proc.pid
+    try:
+        backend.shutdown()
+        proc.join(5)
+        assert not proc.is_alive()
+        runner.join(5)
+        # The run in progress ends (Cancelled, or an error of the torn-down pipe: see TESTING.md).
+        assert not runner.is_alive() and outcome
+    finally:
+        if proc.is_alive():
+            os.kill(pid, signal.SIGKILL)

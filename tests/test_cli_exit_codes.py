@@ -1,0 +1,188 @@
+"""The exit status of every command-line path (CONTRACT.md): 0 ok, 1 the check failed, 2 usage,
+3 rejected, 4 too large without --force, 130 interrupted (Ctrl-C)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import cuda  # the simulator: conftest chose it before this import
+
+import simtviz.cli
+from simtviz.cli import run
+from simtviz.core.vecadd import VecaddResult, check_result
+
+
+def record(tmp_path: Path, *args: str) -> int:
+    return run(["record", *args, "--out", str(tmp_path / "r.npz"), "--backend", "sim"])
+
+
+def test_record_ok_exits_0(tmp_path, capsys) -> None:
+    assert record(tmp_path, "--grid", "2", "--block", "4") == 0
+    out = capsys.readouterr().out
+    assert "8 of 8 threads match" in out and "saved " in out
+
+
+@cuda.jit
+def writes_nothing(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, smid, t_ns, window):  # type: ignore[no-untyped-def]
+    pass
+
+
+def test_record_exits_1_when_verification_fails(tmp_path, capsys, monkeypatch) -> None:
+    # A kernel that writes nothing: every row stays -1 and no thread matches.
+    monkeypatch.setattr("simtviz.kernels.record.record_threads", writes_nothing)
+    assert record(tmp_path, "--grid", "2", "--block", "4") == 1
+    out = capsys.readouterr().out
+    assert "0 of 8 threads match — MISMATCH" in out
+    assert (tmp_path / "r.npz").exists()  # the record is saved all the same, to be inspected
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["record", "--grid", "4,x", "--block", "4", "--out", "r.npz"],
+        ["record", "--grid", "4", "--block", "4"],  # no --out
+        ["record", "--grid", "4", "--block", "4", "--out", "r.npz", "--budget", "-1"],
+        ["vecadd", "--n", "ten"],
+        ["nonsense"],
+        ["snapshot", "--grid", "2", "--block", "4", "--color", "rainbow", "--out", "x.png"],
+    ],
+)
+def test_bad_usage_exits_2(argv, capsys) -> None:
+    assert run([*argv, "--backend", "sim"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err and err[0].startswith("simtviz")
+
+
+def test_a_bad_backend_in_the_environment_exits_2(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("SIMTVIZ_BACKEND", "quantum")
+    assert run(["devices"]) == 2
+    assert "quantum" in capsys.readouterr().err
+
+
+def test_a_rejected_launch_exits_3(tmp_path, capsys) -> None:
+    assert record(tmp_path, "--grid", "1", "--block", "1,1,65") == 3
+    err = capsys.readouterr().err
+    assert "blockDim.z is 65; this device allows at most 64" in err
+    assert not (tmp_path / "r.npz").exists()
+
+
+def test_a_long_launch_without_force_exits_4(tmp_path, capsys) -> None:
+    assert record(tmp_path, "--grid", "129", "--block", "1024") == 4
+    err = capsys.readouterr().err
+    assert "132,096" in err and "use --force to run it anyway" in err
+
+
+def test_devices_exits_0(capsys) -> None:
+    assert run(["devices", "--backend", "sim"]) == 0
+    assert "(* = the backend 'simtviz' uses here)" in capsys.readouterr().out
+
+
+def test_vecadd_ok_exits_0(capsys) -> None:
+    assert run(["vecadd", "--n", "100", "--block", "32", "--backend", "sim"]) == 0
+
+
+def test_vecadd_unguarded_past_the_end_exits_1(capsys) -> None:
+    # 100 elements in 4 blocks of 32: threads 100–127 index past the end; the simulator raises.
+    assert run(["vecadd", "--n", "100", "--block", "32", "--unguarded", "--backend", "sim"]) == 1
+    assert "simtviz: the kernel raised IndexError" in capsys.readouterr().err
+
+
+@cuda.jit
+def subtracts(a, b, c):  # type: ignore[no-untyped-def]
+    i = cuda.grid(1)
+    if i < c.size:
+        c[i] = a[i] - b[i]
+
+
+def test_vecadd_exits_1_when_the_check_fails(monkeypatch, capsys) -> None:
+    monkeypatch.setattr("simtviz.kernels.vecadd.kernel_for", lambda guarded: subtracts)
+    assert run(["vecadd", "--n", "64", "--block", "32", "--backend", "sim"]) == 1
+    err = capsys.readouterr().err
+    assert "simtviz: the check failed" in err and "Arrays are not almost equal" in err
+
+
+def test_the_vecadd_check_by_hand() -> None:
+    result = VecaddResult("sim", 3, 32, 1)
+    check_result(result, np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 4.0]))
+    assert result.verified is False and result.max_abs_err == 1.0
+    assert "Arrays are not almost equal to 6 decimals" in result.assertion_text
+    check_result(result, np.array([1.0, 2.0000001]), np.array([1.0, 2.0]))  # within 6 decimals
+    assert result.verified is True and result.max_abs_err == pytest.approx(1e-7)
+
+
+def test_an_interrupt_inside_a_command_exits_130(monkeypatch, capsys) -> None:
+    def interrupted(_args):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("simtviz.cli.devices.run", interrupted)
+    assert run(["devices", "--backend", "sim"]) == 130
+    assert capsys.readouterr().err.strip() == "simtviz: interrupted"
+
+
+def test_an_unexpected_error_is_not_hidden_behind_an_exit_code(monkeypatch) -> None:
+    def broken(_args):  # type: ignore[no-untyped-def]
+        raise RuntimeError("a bug in simtviz")
+
+    monkeypatch.setattr("simtviz.cli.devices.run", broken)
+    with pytest.raises(RuntimeError, match="a bug in simtviz"):
+        run(["devices", "--backend", "sim"])
+
+
+# Runs the command line with a line on stderr as the simulator starts the launch, so the test
+# interrupts the run itself (not Python's start-up, which Ctrl-C ends with a traceback).
+ANNOUNCING_MAIN = """
+import sys
+from simtviz.backends.record import sim as record_sim
+from simtviz.backends.vecadd import sim as vecadd_sim
+
+def announce(module, name):
+    original = getattr(module, name)
+    def announced(*args, **kwargs):
+        print("simulator started", file=sys.stderr, flush=True)
+        return original(*args, **kwargs)
+    setattr(module, name, announced)
+
+announce(record_sim, "run_kernel_in_simulator")
+announce(vecadd_sim, "run_vecadd_sim")
+from simtviz.cli import main
+main(sys.argv[1:])
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["record", "--grid", "64", "--block", "1024", "--force", "--out", "never.npz"],
+        ["vecadd", "--n", "1000000", "--block", "1024", "--force"],
+    ],
+)
+def test_ctrl_c_during_a_run_exits_130(tmp_path, argv) -> None:
+    env = {**os.environ, "SIMTVIZ_BACKEND": "sim", "PYTHONPATH": str(Path(simtviz.cli.__file__).parents[2])}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", ANNOUNCING_MAIN, *argv],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        assert proc.stderr.readline().strip() == "simulator started"
+        time.sleep(0.5)  # into the launch: 65,536 simulated threads take ~15 s
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "simtviz: interrupted"
+    assert not (tmp_path / "never.npz").exists()

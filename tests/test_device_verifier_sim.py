@@ -80,7 +80,7 @@ CORRUPTIONS = [
     ("grid1", 11, 2),
     ("grid2", 6, [2, 1]),
     ("grid3", 10, [2, 0, 1]),  # z 2 written as 1
-    ("laneid", 4, 0 + 16),  # lane 0 written as 16: wrong, even though 16 % 16 == 0
+    ("laneid", 4, 2 + 16),  # (0, 0, 1) has lane 2; 18 is wrong
     ("laneid", 8, 4 + 32),
     ("warp", 3, 1),
 ]
@@ -146,3 +146,24 @@ def test_verify_on_device_of_an_empty_window() -> None:
              for name in VERIFY_FIELDS}  # fmt: skip
     result = verify_on_device(FAKE_CP, device_fields(empty), CONFIG, Window((0, 0, 0), (0, 1, 1)), 1)
     assert (result.matched, result.total) == (0, 0)
+
+
+def test_lanes_past_16_of_a_48_thread_block() -> None:
+    # One block (8, 2, 3): the row is the thread id (x + 8 y + 16 z), lane = row % 32 (0–31, then
+    # 0–15), warp = row // 32. A verifier that took lanes mod 16 would call rows 16–31 wrong.
+    config = LaunchConfig.of((1, 1, 1), (8, 2, 3))
+    rows = np.arange(48)
+    fields = {
+        "threadIdx": np.stack([rows % 8, rows // 8 % 2, rows // 16], axis=1).astype(np.int32),
+        "blockIdx": np.zeros((48, 3), dtype=np.int32),
+        "grid1": rows % 8,
+        "grid2": np.stack([rows % 8, rows // 8 % 2], axis=1),
+        "grid3": np.stack([rows % 8, rows // 8 % 2, rows // 16], axis=1),
+        "laneid": np.array([*range(32), *range(16)], dtype=np.int32),
+        "warp": np.array([0] * 32 + [1] * 16, dtype=np.int32),
+    }
+    assert run_kernel(fields, Window.full(config), config)[BAD_ROWS] == 0
+    assert verify_on_device(FAKE_CP, device_fields(fields), config, Window.full(config), 1).ok
+    fields["laneid"][20] = 4  # 20 % 16
+    counts = run_kernel(fields, Window.full(config), config)
+    assert counts[BAD_ROWS] == 1 and counts[FIRST_BAD_ROW] == 20

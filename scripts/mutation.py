@@ -13,8 +13,9 @@ that has already imported numpy, numba's simulator and pytest, so a mutant costs
 
 Mutations: comparison operators (< ↔ <=, > ↔ >=, == ↔ !=), arithmetic (+ ↔ -, * → +, // → *,
 % → //, / → *), integer constants n → n + 1, True ↔ False, and ↔ or, ``not x`` → ``x``,
-``return <value>`` → ``return None``. Docstrings, strings, f-strings, annotations and lines
-marked ``# pragma: no mutate`` are left alone.
+``return <value>`` → ``return None``. Docstrings, strings, f-strings, annotations, decorators
+(``@dataclass(frozen=True)`` declares, it does not compute) and lines marked
+``# pragma: no mutate`` are left alone.
 
 A mutant is *killed* when its tests fail (or time out) and *survives* when they pass. The report
 lists survivors as ``file:line: original → mutated``; docs/TESTING.md explains each one.
@@ -143,6 +144,10 @@ def _skipped_nodes(tree: ast.AST) -> set[int]:
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 cover(body[0])
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            # Declarations, not behaviour: @dataclass(frozen=True, slots=True) and the like.
+            for decorator in node.decorator_list:
+                cover(decorator)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             cover(node.returns)
             for arg in [*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs]:
@@ -255,6 +260,9 @@ def _init_worker() -> None:
     """One private copy of the tree per worker, and the heavy imports done once."""
     global _COPY
     _COPY = _copy_tree()
+    from multiprocessing import util
+
+    util.Finalize(None, shutil.rmtree, args=(_COPY,), kwargs={"ignore_errors": True}, exitpriority=0)
     os.environ.update(
         NUMBA_ENABLE_CUDASIM="1",
         SIMTVIZ_BACKEND="sim",

@@ -245,3 +245,30 @@ def test_choose_window_3d_honours_the_z_origin() -> None:
     small = LaunchConfig.of((1, 1, 2), (2, 2, 2))  # 2 × 2 × 4 = 16 threads
     assert choose_window(small, 16, (0, 0, 1)) == Window((0, 0, 0), (2, 2, 4))
     assert choose_window(small, 8, (0, 0, 1)) == Window((0, 0, 1), (2, 2, 2))
+
+
+# --- what a recorded thread costs, and the files' columns ---------------------------------------
+
+
+def test_a_recorded_thread_costs_92_bytes() -> None:
+    # threadIdx, blockIdx: 3 × int32 each (24); grid1 8; grid2 16; grid3 24; laneid, warp,
+    # smid: int32 (12); t_ns 8. 24 + 8 + 16 + 24 + 12 + 8 = 92.
+    assert schema.BYTES_PER_THREAD == 92
+    assert schema.record_nbytes(1 << 24) == 1_543_503_872  # the default budget: ≈ 1.4 GiB
+    assert [f.itemsize for f in schema.RECORD_SCHEMA] == [12, 12, 8, 16, 24, 4, 4, 4, 8]
+
+
+def test_csv_columns_and_kernel_signatures_follow_the_schema() -> None:
+    assert schema.CSV_COLUMNS == (
+        "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y", "blockIdx.z",
+        "grid1", "grid2.x", "grid2.y", "grid3.x", "grid3.y", "grid3.z", "laneid", "warp", "smid", "t_ns",
+    )  # fmt: skip
+    assert schema.CHECKED_FIELDS == ("threadIdx", "blockIdx", "grid1", "grid2", "grid3", "laneid", "warp")
+    assert schema.RECORD_SIGNATURE == (
+        "void(int32[:, ::1], int32[:, ::1], int64[::1], int64[:, ::1], int64[:, ::1], int32[::1], "
+        "int32[::1], int32[::1], int64[::1], int64[::1])"
+    )
+    assert schema.VERIFY_SIGNATURE == (
+        "void(int32[:, ::1], int32[:, ::1], int64[::1], int64[:, ::1], int64[:, ::1], int32[::1], "
+        "int32[::1], int64[::1], int64[::1], int64, int64[::1])"
+    )

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from simtviz.backends.sim import SimBackend
-from simtviz.core.formulas import formula_lines, tooltip_lines, value_lines
+from simtviz.core.formulas import formula_lines, tooltip_lines, totals_text, value_lines
+from simtviz.core.formulas import launch_code as formula_launch_code
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.maps import host_images, is_device, map_images
 from simtviz.core.recording import Recording
@@ -217,3 +218,48 @@ def test_value_lines_and_tooltip_of_a_simulated_thread(rec) -> None:
     assert "warp 1, lane 15" in lines
     assert not any(line.startswith("SM ") for line in lines)
     assert tooltip_lines(rec, "lane", "15", None)[1] == "fetching this thread's record …"
+
+
+# --- the launch panel's code and totals -------------------------------------------------------
+
+
+def test_launch_code_of_each_rank() -> None:
+    one = formula_launch_code(LaunchConfig.of(3, 40))
+    assert one.splitlines()[5:] == [
+        "    # i = threadIdx.x + blockIdx.x * blockDim.x",
+        "    i = cuda.grid(1)",
+        "    out[i] = i",
+        "",
+        "out = cuda.device_array((120,), dtype=np.int64)",
+        "index_kernel[3, 40](out)",
+        "# 3 blocks × 40 threads = 120 threads",
+    ]
+    two = formula_launch_code(LaunchConfig.of((2, 3), (8, 6)))
+    assert "out = cuda.device_array((18, 16), dtype=np.int64)" in two
+    assert "index_kernel[(2, 3), (8, 6)](out)" in two and "    out[y, x] = y * out.shape[1] + x" in two
+    three = formula_launch_code(THREE_D)
+    assert "out = cuda.device_array((12, 12, 10), dtype=np.int64)" in three
+    assert "index_kernel[(2, 3, 4), (5, 4, 3)](out)" in three
+    assert three.endswith("# 24 blocks × 60 threads = 1,440 threads")
+
+
+def test_totals_text_names_a_partial_last_warp() -> None:
+    # 60 threads a block: 2 warps, the last of 60 - 32 = 28 threads.
+    assert totals_text(THREE_D) == (
+        "Threads per block: <b>60</b><br>Blocks: <b>24</b><br>Threads: <b>1,440</b><br>"
+        "Warps per block: <b>2</b> — the last warp has only 28 of 32 threads"
+    )
+    assert totals_text(LaunchConfig.of(2, 64)).endswith("Warps per block: <b>2</b> (all full)")
+    assert totals_text(LaunchConfig.of(1, (0, 1, 1))).endswith("Warps per block: <b>0</b>")
+
+
+def test_launch_shape_arithmetic() -> None:
+    assert THREE_D.extent == (10, 12, 12) and THREE_D.rank == 3
+    assert (THREE_D.blocks, THREE_D.threads_per_block, THREE_D.total_threads) == (24, 60, 1440)
+    assert (THREE_D.warps_per_block, THREE_D.last_warp_size) == (2, 28)
+    assert LaunchConfig.of((2, 3), (8, 6)).rank == 2 and LaunchConfig.of(3, 40).rank == 1
+    assert LaunchConfig.of(1, (1, 1, 2)).rank == 3 and LaunchConfig.of((1, 2), 1).rank == 2
+    assert LaunchConfig.of(1, 33).last_warp_size == 1 and LaunchConfig.of(1, 32).last_warp_size == 32
+    assert THREE_D.launch_line() == "record_threads[(2, 3, 4), (5, 4, 3)](...)"
+    assert LaunchConfig.of(3, 40).launch_line("k", "out") == "k[3, 40](out)"
+    assert str(THREE_D) == "grid (2, 3, 4), block (5, 4, 3)"

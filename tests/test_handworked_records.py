@@ -272,3 +272,30 @@ def test_csv_columns_and_kernel_signatures_follow_the_schema() -> None:
         "void(int32[:, ::1], int32[:, ::1], int64[::1], int64[:, ::1], int64[:, ::1], int32[::1], "
         "int32[::1], int64[::1], int64[::1], int64, int64[::1])"
     )
+
+
+def test_choose_window_shapes_worked_by_hand() -> None:
+    wide = LaunchConfig.of((125, 1, 1), (8, 2, 1))  # 1000 × 2
+    # Budget 64: side 8 (8 × 8 ≤ 64 < 16 × 16); y holds only 2 rows, so x widens to 64 // 2 = 32.
+    assert choose_window(wide, 64) == Window((0, 0, 0), (32, 2, 1))
+    square = LaunchConfig.of((8, 8, 1), (8, 8, 1))  # 64 × 64
+    # Budget 255: side 8 (16 × 16 = 256 > 255); y takes 255 // 8 = 31 rows.
+    assert choose_window(square, 255) == Window((0, 0, 0), (8, 31, 1))
+    assert choose_window(square, 0) == Window((0, 0, 0), (1, 1, 1))  # at least one thread
+    # 1-D: never less than one whole block, even over the budget.
+    assert choose_window(LaunchConfig.of(200, 1024), 100) == Window((0, 0, 0), (1024, 1, 1))
+
+
+def test_window_geometry_and_description() -> None:
+    window = Window((3, 4, 5), (4, 3, 2))
+    assert window.end == (7, 7, 7) and window.threads == 24
+    assert window.describe(THREE_D) == "recording 24 of 1,440 threads: window x 3–6, y 4–6, z 5–6"
+    assert not window.covers(THREE_D)
+    assert Window.full(THREE_D).covers(THREE_D)
+    assert Window.full(THREE_D).describe(THREE_D) == "recording all 1,440 threads"
+    assert not Window((1, 0, 0), (16, 18, 1)).covers(TWO_D)
+    # A 2-D launch names no z; a 1-D one only x.
+    assert (
+        Window((0, 2, 0), (16, 4, 1)).describe(TWO_D) == "recording 64 of 288 threads: window x 0–15, y 2–5"
+    )
+    assert Window((40, 0, 0), (40, 1, 1)).describe(ONE_D) == "recording 40 of 120 threads: window x 40–79"

@@ -65,14 +65,14 @@ MODULES = [
     "backends/vecadd/sim.py",
 ]
 
-# Tests that cover each module (glob → test files), first match wins. Fast tests only: each
-# mutant runs them, so they decide what a run costs.
+# Tests that cover each module (glob → test files), first match wins. Each mutant runs them
+# (without those marked slow or gpu), so they decide what a run costs.
 TESTS: list[tuple[str, list[str]]] = [
     ("core/schema.py", ["tests/test_handworked_records.py", "tests/test_colour_fields_handworked.py",
                         "tests/test_device_verifier_sim.py", "tests/test_oracle.py"]),
     ("core/oracle.py", ["tests/test_handworked_records.py", "tests/test_oracle.py",
                         "tests/test_device_verifier_sim.py"]),
-    ("core/window.py", ["tests/test_handworked_records.py", "tests/test_sim_backend.py"]),
+    ("core/window.py", ["tests/test_handworked_records.py"]),
     ("core/limits.py", ["tests/test_limits_boundaries.py", "tests/test_limits.py"]),
     ("core/estimates.py", ["tests/test_limits_boundaries.py", "tests/test_cli_exit_codes.py"]),
     ("core/launch.py", ["tests/test_launch.py", "tests/test_handworked_records.py",
@@ -291,7 +291,8 @@ def _run_tests(tests: list[str], timeout: float) -> str:
             sys.path.insert(0, str(_COPY / "tests"))
             import pytest
 
-            args = ["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-m", "not gpu", *tests]
+            quiet = ["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts="]
+            args = [*quiet, "-m", "not gpu and not slow", *tests]
             code = int(pytest.main(args))
         finally:
             os._exit(code)

@@ -16,7 +16,7 @@ from simtviz.core import schema
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.oracle import verify
 from simtviz.core.recording import Recording
-from simtviz.core.window import Window, choose_window
+from simtviz.core.window import DEFAULT_BUDGET_THREADS, Window, choose_window
 
 # 1-D: grid 3, block 40 (two warps per block, the second one partial).
 ONE_D = LaunchConfig.of((3, 1, 1), (40, 1, 1))
@@ -299,3 +299,21 @@ def test_window_geometry_and_description() -> None:
         Window((0, 2, 0), (16, 4, 1)).describe(TWO_D) == "recording 64 of 288 threads: window x 0–15, y 2–5"
     )
     assert Window((40, 0, 0), (40, 1, 1)).describe(ONE_D) == "recording 40 of 120 threads: window x 40–79"
+
+
+def test_choose_window_edges_worked_by_hand() -> None:
+    assert DEFAULT_BUDGET_THREADS == 16_777_216  # CONTRACT.md's default --budget
+    # 1-D blocks of one thread: budget 10 is 10 blocks.
+    assert choose_window(LaunchConfig.of(100, 1), 10) == Window((0, 0, 0), (10, 1, 1))
+    # A launch within the budget asked from x 64: the whole launch, so from 0.
+    assert choose_window(LaunchConfig.of(4, 32), 1000, (64, 0, 0)) == Window((0, 0, 0), (128, 1, 1))
+    # 3-D with one plane over the budget: 16 × 16 of plane 0, one plane (256 // 256 = 1).
+    deep = LaunchConfig.of((8, 8, 1), (8, 8, 4))  # 64 × 64 × 4
+    assert choose_window(deep, 256) == Window((0, 0, 0), (16, 16, 1))
+    # The default origin is (0, 0, 0) in z too.
+    assert choose_window(LaunchConfig.of((1, 1, 16), (4, 4, 4)), 64) == Window((0, 0, 0), (4, 4, 4))
+
+
+def test_describe_names_an_axis_of_extent_two() -> None:
+    config = LaunchConfig.of((4, 1, 1), (8, 2, 1))  # 32 × 2
+    assert Window((8, 0, 0), (8, 2, 1)).describe(config) == "recording 16 of 64 threads: window x 8–15, y 0–1"

@@ -126,3 +126,10 @@ def test_estimates_lean_slow_and_read_as_a_person_would() -> None:
     assert [format_duration(s) for s in (0.45, 1, 42, 119.4, 120, 7199, 7200, 172_799, 172_800, 10**6)] == [
         "450 ms", "1 s", "42 s", "119 s", "2 min", "120 min", "2.0 h", "48.0 h", "2 days", "12 days"
     ]  # fmt: skip
+
+
+def test_a_violation_reads_as_its_message() -> None:
+    (problem,) = validate(LaunchConfig.of(1, (1, 1, 65)))
+    assert str(problem) == problem.message == "blockDim.z is 65; this device allows at most 64 (65 > 64)"
+    (zero,) = validate(LaunchConfig.of(0, 1))
+    assert (zero.value, zero.maximum, zero.minimum) == (0, 0, 1)

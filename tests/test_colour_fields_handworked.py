@@ -6,6 +6,8 @@ x, y and z all differ, as do the launch's dimensions (so a swapped x/y stride sh
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -263,3 +265,32 @@ def test_launch_shape_arithmetic() -> None:
     assert THREE_D.launch_line() == "record_threads[(2, 3, 4), (5, 4, 3)](...)"
     assert LaunchConfig.of(3, 40).launch_line("k", "out") == "k[3, 40](out)"
     assert str(THREE_D) == "grid (2, 3, 4), block (5, 4, 3)"
+
+
+# --- a recording on a device: only the planes asked for cross -----------------------------------
+
+
+class _DeviceArray(np.ndarray):
+    def get(self) -> np.ndarray:
+        return np.array(self)
+
+
+_FAKE_XP = SimpleNamespace(
+    int32=np.int32, int64=np.int64, ascontiguousarray=lambda a: np.ascontiguousarray(a).view(_DeviceArray)
+)
+
+
+def test_device_images_bring_only_the_planes_asked_for() -> None:
+    config = LaunchConfig.of((1, 1, 1), (2, 3, 2))  # 2 planes of 3 rows × 2 columns
+    host = SimBackend().record(config)
+    fields = {k: np.asarray(v).view(_DeviceArray) for k, v in host.fields.items()}
+    device = Recording(config, host.window, fields, "gpu:test", host.verification, xp=_FAKE_XP)
+    assert is_device(device) and not is_device(host) and not is_device(None)
+    images = map_images(device, "threadIdx.z", (1,))
+    assert list(images.planes) == [1]
+    assert images.planes[1].tolist() == [[1, 1], [1, 1], [1, 1]] and images.planes[1].dtype == np.int32
+    assert images.levels == (0.0, 1.0) and images.any_known
+    assert (images.recording, images.field) == (device, "threadIdx.z")
+    # Host images of the same launch: both planes, plane 0 all zeros.
+    every = host_images(host, "threadIdx.z")
+    assert sorted(every.planes) == [0, 1] and every.planes[0].tolist() == [[0, 0], [0, 0], [0, 0]]

@@ -186,3 +186,75 @@ def test_ctrl_c_during_a_run_exits_130(tmp_path, argv) -> None:
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1] == "simtviz: interrupted"
     assert not (tmp_path / "never.npz").exists()
+
+
+# --- the pieces of the command line, by hand -----------------------------------------------------
+
+
+def test_argument_types() -> None:
+    from argparse import ArgumentTypeError
+
+    from simtviz.cli.parser import backend, dim, positive_int
+
+    assert positive_int("1_000") == 1000 and positive_int("0x10") == 16 and positive_int("0") == 0
+    for bad in ("-1", "ten", "0xZZ"):
+        with pytest.raises(ArgumentTypeError):
+            positive_int(bad)
+    assert backend(" SIM ") == "sim"
+    with pytest.raises(ArgumentTypeError):
+        backend("quantum")
+    assert dim("4,3").as_tuple() == (4, 3, 1)
+    with pytest.raises(ArgumentTypeError):
+        dim("4,-3")
+
+
+def test_describe_timings() -> None:
+    from simtviz.cli.record import describe_timings
+
+    gpu = {"kernel_ms": 0.5341, "wall_ms": 1.54, "verify_ms": 1.6, "copy_ms": None}
+    assert describe_timings(gpu) == "kernel 0.534 ms (CUDA events), run (host clock) 1.5 ms, verify 1.6 ms"
+    sim = {"kernel_ms": None, "wall_ms": 2000.0, "verify_ms": 0.25, "copy_ms": 3.0}
+    assert describe_timings(sim) == (
+        "kernel time unknown (simulator), run (host clock) 2000.0 ms, verify 0.2 ms, copy to host 3.0 ms"
+    )
+
+
+def test_debug_shows_the_error_itself(monkeypatch, capsys) -> None:
+    from simtviz.core.errors import SimtvizError
+
+    def failing(_args):  # type: ignore[no-untyped-def]
+        raise SimtvizError("no such thing")
+
+    monkeypatch.setattr("simtviz.cli.devices.run", failing)
+    assert run(["devices", "--backend", "sim"]) == 2
+    assert capsys.readouterr().err == "simtviz: no such thing\n"
+    with pytest.raises(SimtvizError):
+        run(["devices", "--backend", "sim", "--debug"])
+
+
+def test_devices_lists_the_simulator_as_selected(capsys) -> None:
+    import json
+
+    from simtviz.cli.devices import list_devices
+
+    gpu, sim = list_devices("sim")
+    assert (gpu["backend"], gpu["selected"]) == ("gpu", False)
+    assert (sim["backend"], sim["available"], sim["selected"]) == ("sim", True, True)
+    assert sim["limits"]["max_block"] == [1024, 1024, 64]
+    assert run(["devices", "--backend", "sim", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[1]["selected"] is True
+    assert run(["devices", "--backend", "sim"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-3].startswith("* sim: CUDA simulator")
+    assert out[-2] == (
+        "    threads per block ≤ 1,024; block ≤ 1,024 × 1,024 × 64; "
+        "grid ≤ 2,147,483,647 × 65,535 × 65,535; warp 32"
+    )
+
+
+def test_vecadd_json_and_default_n(capsys) -> None:
+    import json
+
+    assert run(["vecadd", "--n", "100", "--block", "32", "--json", "--backend", "sim"]) == 0
+    result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert (result["n"], result["block"], result["grid"], result["verified"]) == (100, 32, 4, True)

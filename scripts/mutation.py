@@ -92,7 +92,8 @@ TESTS: list[tuple[str, list[str]]] = [
     ("backends/sim.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py"]),
     ("backends/sim_process.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py",
                                  "tests/test_experiments.py"]),
-    ("backends/record/sim.py", ["tests/test_handworked_records.py", "tests/test_sim_backend.py"]),
+    ("backends/record/sim.py", ["tests/test_handworked_records.py", "tests/test_sim_backend_faults.py",
+                                "tests/test_sim_backend.py"]),
     ("backends/vecadd/sim.py", ["tests/test_vecadd_cli.py", "tests/test_cli_exit_codes.py",
                                 "tests/test_vecadd_core.py"]),
 ]  # fmt: skip

@@ -118,3 +118,41 @@ def test_shutdown_kills_a_child_that_does_not_stop() -> None:
     finally:
         if proc.is_alive():
             os.kill(pid, signal.SIGKILL)
+
+
+def test_record_in_the_simulator_reports_progress_and_its_window() -> None:
+    from simtviz.backends.record import sim as record_sim
+    from simtviz.core.schema import allocate
+    from simtviz.core.window import Window
+
+    assert record_sim.window_array(Window((3, 4, 5), (4, 3, 2))).tolist() == [3, 4, 5, 4, 3, 2]
+    fields = allocate(4)
+    assert record_sim.progress_of(fields) == 0.0
+    fields["warp"][[0, 3]] = 0  # two of four rows written
+    assert record_sim.progress_of(fields) == 0.5
+    assert record_sim.progress_of(allocate(0)) == 0.0
+    seen: list[float] = []
+    rec = SimBackend().record(LaunchConfig.of(2, 4), progress=seen.append)
+    assert seen[-1] == 1.0 and all(0.0 <= p <= 1.0 for p in seen)
+    assert rec.backend == "sim" and rec.timings_ms["kernel_ms"] is None and rec.timings_ms["copy_ms"] is None
+    assert rec.timings_ms["wall_ms"] >= 0 and rec.timings_ms["verify_ms"] >= 0
+
+
+def test_a_kernel_that_raises_in_the_simulator_is_a_kernel_failure(monkeypatch) -> None:
+    from numba import cuda
+
+    @cuda.jit
+    def raises(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, smid, t_ns, window):  # type: ignore[no-untyped-def]
+        threadIdx[99, 0] = 1  # past the end of a 2-row record
+
+    monkeypatch.setattr("simtviz.kernels.record.record_threads", raises)
+    with pytest.raises(KernelFailed, match="the kernel raised IndexError"):
+        SimBackend().record(LaunchConfig.of(1, 2))
+
+
+def test_sim_info_names_the_simulator() -> None:
+    from simtviz.backends.sim import SIM_LABEL, sim_info
+
+    assert sim_info().label == SIM_LABEL == "CUDA simulator on the CPU — no NVIDIA GPU in use"
+    assert sim_info("no GPU found").label == "CUDA simulator on the CPU — no GPU found"
+    assert sim_info().backend_id == "sim" and SimBackend().info().kind == "sim"

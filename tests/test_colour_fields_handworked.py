@@ -294,3 +294,8 @@ def test_device_images_bring_only_the_planes_asked_for() -> None:
     # Host images of the same launch: both planes, plane 0 all zeros.
     every = host_images(host, "threadIdx.z")
     assert sorted(every.planes) == [0, 1] and every.planes[0].tolist() == [[0, 0], [0, 0], [0, 0]]
+
+
+def test_block_linear_id_line_of_a_block_in_row_0(rec) -> None:
+    # (4, 3, 5), row 634: blockIdx (0, 0, 1): 0 + 0 × 2 + 1 × 6 = 6.
+    assert formula_lines(THREE_D, rec.thread_at(634))[-1].endswith(" = 0 + 0 × 2 + 1 × 6 = 6")

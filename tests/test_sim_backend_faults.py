@@ -47,7 +47,7 @@ def test_record_with_force_runs_a_long_launch() -> None:
 
 @dataclass(frozen=True)
 class Plan:
-    action: str  # "fail" or "hang"
+    action: str  # "fail", "hang", "die" or "slow"
 
 
 class FaultExperiment:
@@ -59,7 +59,7 @@ class FaultExperiment:
         return None
 
     def estimate_s(self, request: Plan, info: BackendInfo) -> float | None:
-        return None
+        return 10_000.0 if request.action == "slow" else None
 
     def run_gpu(self, backend: Backend, request: Plan, progress: Progress | None) -> Any:
         raise NotImplementedError
@@ -67,6 +67,11 @@ class FaultExperiment:
     def run_sim(self, request: Plan, info: BackendInfo, progress: Progress | None) -> Any:
         if request.action == "fail":
             raise ValueError("thread 7 read past the end of C")
+        if request.action == "die":
+            os._exit(3)  # as a segfault or the OOM killer would end it: no reply
+        if request.action == "slow":
+            time.sleep(0.6)  # reports nothing: the parent shows the elapsed share of the estimate
+            return "done"
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # stubborn: only SIGKILL stops it
         if progress:
             progress(0.5)
@@ -156,3 +161,26 @@ def test_sim_info_names_the_simulator() -> None:
     assert sim_info().label == SIM_LABEL == "CUDA simulator on the CPU — no NVIDIA GPU in use"
     assert sim_info("no GPU found").label == "CUDA simulator on the CPU — no GPU found"
     assert sim_info().backend_id == "sim" and SimBackend().info().kind == "sim"
+
+
+def test_a_child_that_dies_is_a_kernel_failure_and_the_next_run_starts_a_new_one() -> None:
+    backend = SimProcessBackend()
+    try:
+        with pytest.raises(KernelFailed, match="the simulator process ended unexpectedly"):
+            backend.run(FAULT, Plan("die"))
+        with pytest.raises(KernelFailed, match="the simulator raised ValueError"):
+            backend.run(FAULT, Plan("fail"))
+    finally:
+        backend.shutdown()
+
+
+def test_without_reports_progress_is_the_elapsed_share_of_the_estimate() -> None:
+    # 0.6 s of an estimated 10,000 s: every share shown is tiny, then 1.0 at the end.
+    backend = SimProcessBackend()
+    seen: list[float] = []
+    try:
+        assert backend.run(FAULT, Plan("slow"), seen.append) == "done"
+    finally:
+        backend.shutdown()
+    assert seen[-1] == 1.0
+    assert seen[:-1] and all(0.0 <= p < 0.01 for p in seen[:-1])

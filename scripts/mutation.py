@@ -94,7 +94,8 @@ TESTS: list[tuple[str, list[str]]] = [
                                  "tests/test_experiments.py"]),
     ("backends/record/sim.py", ["tests/test_handworked_records.py", "tests/test_sim_backend_faults.py",
                                 "tests/test_sim_backend.py"]),
-    ("backends/vecadd/sim.py", ["tests/test_vecadd_cli.py", "tests/test_cli_exit_codes.py",
+    ("backends/vecadd/sim.py", ["tests/test_vecadd_sim_handworked.py", "tests/test_vecadd_cli.py",
+                                "tests/test_cli_exit_codes.py",
                                 "tests/test_vecadd_core.py"]),
 ]  # fmt: skip
 

@@ -258,6 +258,7 @@ def _copy_tree() -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
     shutil.copytree(ROOT / "src", tmp / "src", ignore=ignore)
     shutil.copytree(ROOT / "tests", tmp / "tests", ignore=ignore)
+    shutil.copytree(ROOT / "resources", tmp / "resources", ignore=ignore)  # the app's presets, icons
     shutil.copy(ROOT / "pyproject.toml", tmp / "pyproject.toml")
     return tmp
 
@@ -533,6 +534,8 @@ PLANTED: list[Plant] = [
 def run_planted(index: int) -> tuple[str, str]:
     bug, edits, tests = PLANTED[index]
     assert _COPY is not None
+    if _run_tests(tests, 300) != "passed":  # a failure must be the bug's, not the copy's
+        return bug, "TESTS FAIL WITHOUT THE BUG"
     sources: dict[str, str] = {}
     for module, text, replacement in edits:
         source = sources.get(module) or (PACKAGE / module).read_text()

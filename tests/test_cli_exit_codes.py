@@ -258,3 +258,65 @@ def test_vecadd_json_and_default_n(capsys) -> None:
     assert run(["vecadd", "--n", "100", "--block", "32", "--json", "--backend", "sim"]) == 0
     result = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert (result["n"], result["block"], result["grid"], result["verified"]) == (100, 32, 4, True)
+
+
+def test_without_a_command_the_app_starts_and_its_status_is_returned(monkeypatch) -> None:
+    started: list[object] = []
+    monkeypatch.setattr("simtviz.app.run_app", lambda backend: started.append(backend) or 7)
+    assert run(["--backend", "sim"]) == 7
+    assert started == ["sim"]
+
+
+@pytest.mark.parametrize("missing", ["--grid", "--block"])
+def test_record_needs_grid_and_block(missing, capsys) -> None:
+    argv = {"--grid": "2", "--block": "4", "--out": "r.npz"}
+    del argv[missing]
+    assert run(["record", *(x for kv in argv.items() for x in kv), "--backend", "sim"]) == 2
+    assert missing in capsys.readouterr().err
+
+
+def test_vecadd_repeats_as_asked() -> None:
+    from simtviz.cli import build_parser
+    from simtviz.cli.vecadd import request_from_args
+
+    args = build_parser().parse_args(["vecadd", "--n", "64", "--repeat", "2", "--unguarded", "--sweep"])
+    request = request_from_args(args, "sim")
+    assert (request.n, request.block, request.repeat) == (64, 256, 2)
+    assert (request.guarded, request.sweep, request.force) == (False, True, False)
+    default = request_from_args(build_parser().parse_args(["vecadd"]), "sim")
+    assert default.repeat is None and default.n == 4107  # 2^12 + 11 in the simulator
+
+
+def test_devices_with_a_gpu_present(monkeypatch) -> None:
+    from simtviz.backends.base import BackendInfo, BackendKind
+    from simtviz.cli.devices import list_devices
+    from simtviz.core.limits import DeviceLimits
+
+    monkeypatch.setattr("simtviz.cli.devices.gpu_probe", lambda: (True, "1 NVIDIA GPU(s) found"))
+    gpu, _sim = list_devices("sim")
+    # This process already runs the simulator: the GPU is named, not used.
+    assert (
+        gpu["available"] is False and gpu["label"] == "a GPU is present, but this process runs the simulator"
+    )
+
+    class FakeGpu:
+        def info(self) -> BackendInfo:
+            return BackendInfo(BackendKind.GPU, "gpu:H200", "NVIDIA H200", DeviceLimits(name="NVIDIA H200"))
+
+    monkeypatch.setattr("simtviz.cli.devices.numba_is_simulated", lambda: False)
+    monkeypatch.setattr("simtviz.backends.gpu.GpuBackend", FakeGpu)
+    gpu, _sim = list_devices("sim")
+    assert (gpu["available"], gpu["label"], gpu["device"]) == (True, "NVIDIA H200", "NVIDIA H200")
+    assert gpu["limits"]["max_grid"] == [2**31 - 1, 65535, 65535]
+
+
+def test_devices_without_a_gpu(monkeypatch) -> None:
+    from simtviz.cli.devices import list_devices
+
+    monkeypatch.setattr("simtviz.cli.devices.gpu_probe", lambda: (False, "no NVIDIA driver (libcuda) found"))
+    gpu, _sim = list_devices("sim")
+    assert (gpu["available"], gpu["label"], gpu["limits"]) == (
+        False,
+        "no NVIDIA driver (libcuda) found",
+        None,
+    )

@@ -184,3 +184,14 @@ def test_without_reports_progress_is_the_elapsed_share_of_the_estimate() -> None
         backend.shutdown()
     assert seen[-1] == 1.0
     assert seen[:-1] and all(0.0 <= p < 0.01 for p in seen[:-1])
+
+
+def test_only_the_child_process_backend_can_cancel_and_its_child_never_outlives_the_app() -> None:
+    assert SimProcessBackend.can_cancel is True and SimBackend.can_cancel is False
+    backend = SimProcessBackend()
+    try:
+        backend.warm_up()
+        # A daemon child: an app that exits without shutdown() does not wait for it.
+        assert backend._proc.daemon is True and backend._proc.is_alive()
+    finally:
+        backend.shutdown()

@@ -195,3 +195,19 @@ def test_only_the_child_process_backend_can_cancel_and_its_child_never_outlives_
         assert backend._proc.daemon is True and backend._proc.is_alive()
     finally:
         backend.shutdown()
+
+
+def test_record_timings_in_milliseconds_from_the_host_clock(monkeypatch) -> None:
+    from types import SimpleNamespace
+
+    from simtviz.backends.record import sim as record_sim
+    from simtviz.core.schema import allocate
+
+    # The launch from 10.0 s to 12.5 s, the check from 20.0 s to 20.25 s: 2,500 ms and 250 ms.
+    ticks = iter([10.0, 12.5, 20.0, 20.25])
+    monkeypatch.setattr(record_sim, "time", SimpleNamespace(perf_counter=lambda: next(ticks)))
+    rec = SimBackend().record(LaunchConfig.of(1, 2))
+    assert rec.timings_ms == {"wall_ms": 2500.0, "kernel_ms": None, "verify_ms": 250.0, "copy_ms": None}
+    one = allocate(1)
+    one["warp"][0] = 0
+    assert record_sim.progress_of(one) == 1.0

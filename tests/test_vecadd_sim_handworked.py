@@ -40,3 +40,22 @@ def test_the_unguarded_kernel_stops_at_its_first_index_error() -> None:
     assert result.kernel_error is not None and result.kernel_error.startswith("IndexError")
     assert result.sim_wall_ms is not None and result.verified is not True
     assert seen == []  # it stopped in the first launch
+
+
+def test_times_in_milliseconds_from_the_host_clock(monkeypatch) -> None:
+    from types import SimpleNamespace
+
+    from simtviz.backends.vecadd import sim as vecadd_sim
+
+    def clock(*ticks: float) -> SimpleNamespace:
+        it = iter(ticks)
+        return SimpleNamespace(perf_counter=lambda: next(it))
+
+    # Two launches of 2 s and 3 s: the median, 2,500 ms. Then a sweep row of 0.5 s.
+    monkeypatch.setattr(vecadd_sim, "time", clock(0.0, 2.0, 10.0, 13.0, 20.0, 20.5))
+    result = run_vecadd_sim(VecaddRequest(64, 32, repeat=2, sweep=True, sweep_blocks=(64,)))
+    assert result.sim_wall_ms == 2500.0
+    assert [(r.block, r.sim_wall_ms) for r in result.sweep] == [(64, 500.0)]
+    # The unguarded kernel stops after 0.75 s.
+    monkeypatch.setattr(vecadd_sim, "time", clock(1.0, 1.75))
+    assert run_vecadd_sim(VecaddRequest(100, 32, repeat=1, guarded=False)).sim_wall_ms == 750.0

@@ -59,3 +59,9 @@ def test_times_in_milliseconds_from_the_host_clock(monkeypatch) -> None:
     # The unguarded kernel stops after 0.75 s.
     monkeypatch.setattr(vecadd_sim, "time", clock(1.0, 1.75))
     assert run_vecadd_sim(VecaddRequest(100, 32, repeat=1, guarded=False)).sim_wall_ms == 750.0
+
+
+def test_a_one_thread_run_reports_all_done_after_its_launch() -> None:
+    seen: list[float] = []
+    result = run_vecadd_sim(VecaddRequest(1, 1, repeat=1), progress=seen.append)
+    assert seen == [1.0, 1.0] and result.grid == 1 and result.verified is True

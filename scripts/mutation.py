@@ -1,0 +1,607 @@
+"""Mutation testing for simtviz: plant small bugs one at a time and check that a test fails.
+
+    python scripts/mutation.py                  # every module of MODULES (make mutation)
+    python scripts/mutation.py core/window.py   # some modules (paths under src/simtviz)
+    python scripts/mutation.py --planted        # the 24 bugs of issue 9, each must be caught
+    python scripts/mutation.py --list core/limits.py   # the mutants, without running them
+
+Why not mutmut: numba-heavy code pays ~1.5 s to import numba in every test process, and the
+whole suite takes a minute; mutmut runs the suite per mutant. This runner (1) applies one AST
+mutation to one file in a private copy of the tree (parallel runs never touch the worktree),
+(2) runs only the tests mapped to that file (TESTS below), and (3) forks each run from a worker
+that has already imported numpy, numba's simulator and pytest, so a mutant costs the tests only.
+
+Mutations: comparison operators (< ↔ <=, > ↔ >=, == ↔ !=), arithmetic (+ ↔ -, * → +, // → *,
+% → //, / → *), integer constants n → n + 1, True ↔ False, and ↔ or, ``not x`` → ``x``,
+``return <value>`` → ``return None``. Docstrings, strings, f-strings, annotations, decorators
+(``@dataclass(frozen=True)`` declares, it does not compute) and lines marked
+``# pragma: no mutate`` are left alone.
+
+A mutant is *killed* when its tests fail (or time out) and *survives* when they pass. The report
+lists survivors as ``file:line: original → mutated``; docs/TESTING.md explains each one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import fnmatch
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "simtviz"
+
+# What `make mutation` mutates: the Qt-free core, the CLI, the simulator backends.
+MODULES = [
+    "core/schema.py",
+    "core/oracle.py",
+    "core/window.py",
+    "core/limits.py",
+    "core/estimates.py",
+    "core/launch.py",
+    "core/recording.py",
+    "core/maps.py",
+    "core/formulas.py",
+    "core/errors.py",
+    "core/files.py",
+    "cli/__init__.py",
+    "cli/errors.py",
+    "cli/parser.py",
+    "cli/record.py",
+    "cli/vecadd.py",
+    "cli/devices.py",
+    "backends/sim.py",
+    "backends/sim_process.py",
+    "backends/record/sim.py",
+    "backends/vecadd/sim.py",
+]
+
+# Tests that cover each module (glob → test files), first match wins. Each mutant runs them
+# (without those marked slow or gpu), so they decide what a run costs.
+TESTS: list[tuple[str, list[str]]] = [
+    ("core/schema.py", ["tests/test_handworked_records.py", "tests/test_colour_fields_handworked.py",
+                        "tests/test_device_verifier_sim.py", "tests/test_oracle.py"]),
+    ("core/oracle.py", ["tests/test_handworked_records.py", "tests/test_oracle.py",
+                        "tests/test_device_verifier_sim.py"]),
+    ("core/window.py", ["tests/test_handworked_records.py"]),
+    ("core/limits.py", ["tests/test_limits_boundaries.py", "tests/test_limits.py",
+                        "tests/test_error_reports_handworked.py"]),
+    ("core/estimates.py", ["tests/test_limits_boundaries.py", "tests/test_cli_exit_codes.py"]),
+    ("core/launch.py", ["tests/test_launch_handworked.py", "tests/test_launch.py",
+                        "tests/test_handworked_records.py", "tests/test_colour_fields_handworked.py"]),
+    ("core/recording.py", ["tests/test_recording_handworked.py", "tests/test_handworked_records.py",
+                           "tests/test_colour_fields_handworked.py",
+                           "tests/test_cli.py", "tests/qt/test_map_placement_handworked.py"]),
+    ("core/maps.py", ["tests/test_colour_fields_handworked.py"]),
+    ("core/formulas.py", ["tests/test_colour_fields_handworked.py", "tests/test_handworked_records.py"]),
+    ("core/errors.py", ["tests/test_error_reports_handworked.py", "tests/test_cli_exit_codes.py",
+                        "tests/test_cli.py"]),
+    ("core/files.py", ["tests/test_files.py"]),
+    ("core/vecadd.py", ["tests/test_vecadd_core.py", "tests/test_vecadd_cli.py"]),
+    ("cli/*", ["tests/test_cli_exit_codes.py", "tests/test_error_reports_handworked.py", "tests/test_cli.py",
+               "tests/test_vecadd_cli.py"]),
+    ("backends/sim.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py"]),
+    ("backends/sim_process.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py",
+                                 "tests/test_experiments.py"]),
+    ("backends/record/sim.py", ["tests/test_handworked_records.py", "tests/test_sim_backend_faults.py",
+                                "tests/test_sim_backend.py"]),
+    ("backends/vecadd/sim.py", ["tests/test_vecadd_sim_handworked.py", "tests/test_vecadd_cli.py",
+                                "tests/test_cli_exit_codes.py",
+                                "tests/test_vecadd_core.py"]),
+]  # fmt: skip
+
+SWAP_CMP = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+}
+SWAP_BIN = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Add,
+    ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv,
+    ast.Div: ast.Mult,
+}
+SYMBOL = {
+    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.Div: "/",
+    ast.And: "and", ast.Or: "or",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str  # path under src/simtviz
+    index: int  # the index-th mutation point of the file, in ast.walk order
+    line: int
+    description: str
+
+
+def tests_for(module: str) -> list[str]:
+    for pattern, tests in TESTS:
+        if fnmatch.fnmatch(module, pattern):
+            return [t for t in tests if (ROOT / t).exists()]
+    return ["tests"]
+
+
+def _skipped_nodes(tree: ast.AST) -> set[int]:
+    """ids of nodes never mutated: docstrings, annotations, f-strings and what they hold."""
+    skip: set[int] = set()
+
+    def cover(node: ast.AST | None) -> None:
+        if node is not None:
+            skip.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                cover(body[0])
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            # Declarations, not behaviour: @dataclass(frozen=True, slots=True) and the like.
+            for decorator in node.decorator_list:
+                cover(decorator)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            cover(node.returns)
+            for arg in [*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs]:
+                cover(arg.annotation)
+            cover(node.args.vararg)
+            cover(node.args.kwarg)
+        if isinstance(node, ast.AnnAssign):
+            cover(node.annotation)
+        if isinstance(node, ast.JoinedStr):
+            cover(node)
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            cover(node)
+    return skip
+
+
+def _points(tree: ast.AST, source_lines: list[str]) -> Iterator[tuple[ast.AST, str, str]]:
+    """(node, kind, description) for each mutation point, in a fixed order."""
+    skip = _skipped_nodes(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        line = getattr(node, "lineno", None)
+        if line is not None and "pragma: no mutate" in source_lines[line - 1]:
+            continue
+        if isinstance(node, ast.Compare):
+            for i, op in enumerate(node.ops):
+                if type(op) in SWAP_CMP:
+                    yield node, f"cmp:{i}", f"{SYMBOL[type(op)]} → {SYMBOL[SWAP_CMP[type(op)]]}"
+        elif isinstance(node, ast.BinOp | ast.AugAssign) and type(node.op) in SWAP_BIN:
+            yield node, "bin", f"{SYMBOL[type(node.op)]} → {SYMBOL[SWAP_BIN[type(node.op)]]}"
+        elif isinstance(node, ast.BoolOp):
+            other = "or" if isinstance(node.op, ast.And) else "and"
+            yield node, "bool", f"{SYMBOL[type(node.op)]} → {other}"
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            yield node, "not", "not x → x"
+        elif isinstance(node, ast.Constant) and type(node.value) is bool:
+            yield node, "const", f"{node.value} → {not node.value}"
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
+            yield node, "const", f"{node.value} → {node.value + 1}"
+        elif (
+            isinstance(node, ast.Return)
+            and node.value is not None
+            and not (isinstance(node.value, ast.Constant) and node.value.value is None)
+        ):
+            yield node, "return", "return <value> → return None"
+
+
+def _apply(node: ast.AST, kind: str) -> None:
+    if kind.startswith("cmp:"):
+        i = int(kind[4:])
+        node.ops[i] = SWAP_CMP[type(node.ops[i])]()  # type: ignore[attr-defined]
+    elif kind == "bin":
+        node.op = SWAP_BIN[type(node.op)]()  # type: ignore[attr-defined]
+    elif kind == "bool":
+        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()  # type: ignore[attr-defined]
+    elif kind == "const":
+        value = node.value  # type: ignore[attr-defined]
+        node.value = (not value) if type(value) is bool else value + 1  # type: ignore[attr-defined]
+    elif kind == "return":
+        node.value = ast.Constant(None)  # type: ignore[attr-defined]
+
+
+class _Unnot(ast.NodeTransformer):
+    def __init__(self, target: ast.AST) -> None:
+        self.target = target
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        return node.operand if node is self.target else node
+
+
+def mutants(module: str) -> list[Mutant]:
+    source = (PACKAGE / module).read_text()
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    return [
+        Mutant(module, i, getattr(node, "lineno", 0), desc)
+        for i, (node, _kind, desc) in enumerate(_points(tree, lines))
+    ]
+
+
+def mutated_source(mutant: Mutant) -> str:
+    source = (PACKAGE / mutant.module).read_text()
+    tree = ast.parse(source)
+    node, kind, _ = list(_points(tree, source.splitlines()))[mutant.index]
+    if kind == "not":
+        tree = _Unnot(node).visit(tree)
+    else:
+        _apply(node, kind)
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+
+
+# --- running -------------------------------------------------------------------------------------
+
+_COPY: Path | None = None
+
+
+def _copy_tree() -> Path:
+    tmp = Path(tempfile.mkdtemp(prefix="simtviz-mutation-"))
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
+    shutil.copytree(ROOT / "src", tmp / "src", ignore=ignore)
+    shutil.copytree(ROOT / "tests", tmp / "tests", ignore=ignore)
+    shutil.copytree(ROOT / "resources", tmp / "resources", ignore=ignore)  # the app's presets, icons
+    shutil.copy(ROOT / "pyproject.toml", tmp / "pyproject.toml")
+    return tmp
+
+
+def _init_worker() -> None:
+    """One private copy of the tree per worker, and the heavy imports done once."""
+    global _COPY
+    _COPY = _copy_tree()
+    from multiprocessing import util
+
+    util.Finalize(None, shutil.rmtree, args=(_COPY,), kwargs={"ignore_errors": True}, exitpriority=0)
+    os.environ.update(
+        NUMBA_ENABLE_CUDASIM="1",
+        SIMTVIZ_BACKEND="sim",
+        QT_QPA_PLATFORM="offscreen",
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONPATH=str(_COPY / "src"),
+    )
+    sys.dont_write_bytecode = True
+    import numba.cuda  # noqa: F401
+    import numpy  # noqa: F401
+    import pytest  # noqa: F401
+
+
+def _run_tests(tests: list[str], timeout: float) -> str:
+    """Fork, run pytest on ``tests`` in the copy, and say "passed", "failed" or "timeout"."""
+    assert _COPY is not None
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 3
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            os.chdir(_COPY)
+            sys.path.insert(0, str(_COPY / "src"))
+            sys.path.insert(0, str(_COPY / "tests"))
+            import pytest
+
+            quiet = ["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts="]
+            args = [*quiet, "-m", "not gpu and not slow", *tests]
+            code = int(pytest.main(args))
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return "passed" if os.waitstatus_to_exitcode(status) == 0 else "failed"
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "timeout"
+        time.sleep(0.02)
+
+
+def _restore(module: str) -> None:
+    assert _COPY is not None
+    shutil.copy(PACKAGE / module, _COPY / "src" / "simtviz" / module)
+
+
+def run_mutant(mutant: Mutant, timeout: float) -> tuple[Mutant, str]:
+    assert _COPY is not None
+    target = _COPY / "src" / "simtviz" / mutant.module
+    target.write_text(mutated_source(mutant))
+    try:
+        return mutant, _run_tests(tests_for(mutant.module), timeout)
+    finally:
+        _restore(mutant.module)
+
+
+def baseline(module: str) -> tuple[str, float]:
+    assert _COPY is not None
+    _restore(module)
+    start = time.monotonic()
+    outcome = _run_tests(tests_for(module), 600)
+    return outcome, time.monotonic() - start
+
+
+# --- the planted bugs of issue 9 -----------------------------------------------------------------
+
+# (bug, [(file under src/simtviz, text, replacement), ...], tests that must fail)
+Plant = tuple[str, list[tuple[str, str, str]], list[str]]
+HANDWORKED = ["tests/test_handworked_records.py"]
+COLOURS = ["tests/test_colour_fields_handworked.py"]
+MAP = ["tests/qt/test_map_placement_handworked.py"]
+PLANTED: list[Plant] = [
+    (
+        "map 'lane' shows the warp field",
+        [
+            (
+                "core/schema.py",
+                '"lane": ColorField(False, False, _scalar("laneid"))',
+                '"lane": ColorField(False, False, _scalar("warp"))',
+            )
+        ],
+        COLOURS,
+    ),
+    (
+        "'block linear id' strides y by gridDim.y",
+        [("core/schema.py", "b[:, 0] + b[:, 1] * gx +", "b[:, 0] + b[:, 1] * gy +")],
+        COLOURS,
+    ),
+    (
+        "inspector's block linear id strides y by gridDim.y",
+        [("core/formulas.py", "block_id = bx + by * gx +", "block_id = bx + by * gy +")],
+        COLOURS,
+    ),
+    (
+        "vecadd check says verified after a failed comparison",
+        [("core/vecadd.py", "result.verified = False", "result.verified = True")],
+        ["tests/test_cli_exit_codes.py"],
+    ),
+    (
+        "record exits 0 when verification fails",
+        [("cli/record.py", "return EXIT_OK if verification.ok else EXIT_CHECK_FAILED", "return EXIT_OK")],
+        ["tests/test_cli_exit_codes.py"],
+    ),
+    (
+        "Ctrl-C exits 0",
+        [("cli/errors.py", "return EXIT_INTERRUPTED", "return 0")],
+        ["tests/test_cli_exit_codes.py"],
+    ),
+    (
+        "verification skips cuda.grid(3)",
+        [
+            (
+                "core/oracle.py",
+                "for name in CHECKED_FIELDS:",
+                'for name in [n for n in CHECKED_FIELDS if n != "grid3"]:',
+            )
+        ],
+        HANDWORKED,
+    ),
+    (
+        "kernel and oracle agree on the same wrong blockIdx.z (z // blockDim.y)",
+        [
+            (
+                "kernels/record.py",
+                "blockIdx[row, 2] = cuda.blockIdx.z",
+                "blockIdx[row, 2] = z // cuda.blockDim.y",
+            ),
+            ("core/oracle.py", "gy // by, gz // bz]", "gy // by, gz // by]"),
+        ],
+        HANDWORKED,
+    ),
+    (
+        "record arrays filled with 0, not -1",
+        [("core/schema.py", "xp.full((threads, *f.shape), -1,", "xp.full((threads, *f.shape), 0,")],
+        HANDWORKED,
+    ),
+    (
+        "choose_window ignores the z origin",
+        [("core/window.py", "oz = min(max(0, origin[2]), ez - wz)", "oz = 0")],
+        HANDWORKED,
+    ),
+    (
+        "the map ignores the window's origin",
+        [("qt/map/widget.py", "return (float(ox), float(oy))", "return (0.0, 0.0)")],
+        MAP,
+    ),
+    (
+        "z-plane label off by one",
+        [
+            (
+                "qt/map/widget.py",
+                "z = rec.window.origin[2] + self._plane\n        bz",
+                "z = rec.window.origin[2] + self._plane + 1\n        bz",
+            )
+        ],
+        MAP,
+    ),
+    (
+        "plane clamp off by one",
+        [
+            (
+                "qt/map/widget.py",
+                "self._plane = min(self._plane, planes - 1)",
+                "self._plane = min(self._plane, planes)",
+            )
+        ],
+        MAP,
+    ),
+    (
+        "blockDim.z limit 63",
+        [("core/limits.py", "(1024, 1024, 64)", "(1024, 1024, 63)")],
+        ["tests/test_limits_boundaries.py"],
+    ),
+    (
+        "asks first from exactly the limit (<= → <)",
+        [
+            (
+                "backends/base.py",
+                "return threads > self.max_threads_unasked",
+                "return threads >= self.max_threads_unasked",
+            )
+        ],
+        ["tests/test_limits_boundaries.py"],
+    ),
+    (
+        "record drops --force",
+        [
+            (
+                "backends/base.py",
+                "RecordRequest(config, window, force)",
+                "RecordRequest(config, window, False)",
+            )
+        ],
+        ["tests/test_sim_backend_faults.py"],
+    ),
+    (
+        "the child's error reply is ignored",
+        [("backends/sim_process.py", 'if reply[0] == "error":', "if False:")],
+        ["tests/test_sim_backend_faults.py"],
+    ),
+    (
+        "shutdown never kills a child that does not exit",
+        [
+            (
+                "backends/sim_process.py",
+                "                proc.kill()\n                proc.join(1.0)",
+                "                pass",
+            )
+        ],
+        ["tests/test_sim_backend_faults.py"],
+    ),
+    (
+        "launch panel clamps to 65535",
+        [("qt/panels/launch.py", "setValue(min(value, SPIN_MAX))", "setValue(min(value, 65535))")],
+        MAP,
+    ),
+    (
+        "'Run it anyway? Yes' runs without force",
+        [("qt/main_window.py", "lambda: self.run(force=True)", "lambda: self.run()")],
+        ["tests/qt/test_run_anyway.py"],
+    ),
+    (
+        "CSV written in place",
+        [
+            (
+                "core/recording.py",
+                'comments="")\n\n        return atomic_write(path, write)',
+                'comments="")\n\n        with open(path, "wb") as fh:\n'
+                "            write(fh)\n        return Path(path)",
+            )
+        ],
+        MAP,
+    ),
+    (
+        "PNG written in place",
+        [
+            (
+                "qt/map/widget.py",
+                "return atomic_write(path, lambda fh: fh.write(payload))",
+                "Path(path).write_bytes(payload)\n        return Path(path)",
+            )
+        ],
+        MAP,
+    ),
+    (
+        "verify_on_device always 'all matched'",
+        [("backends/record/gpu.py", "matched = n - counts[BAD_ROWS]", "matched = n")],
+        ["tests/test_device_verifier_sim.py"],
+    ),
+    (
+        "device verifier checks lane mod 16",
+        [("kernels/verify.py", "if laneid[row] != linear % WARP_SIZE:", "if laneid[row] != linear % 16:")],
+        ["tests/test_device_verifier_sim.py"],
+    ),
+]
+
+
+def run_planted(index: int) -> tuple[str, str]:
+    bug, edits, tests = PLANTED[index]
+    assert _COPY is not None
+    if _run_tests(tests, 300) != "passed":  # a failure must be the bug's, not the copy's
+        return bug, "TESTS FAIL WITHOUT THE BUG"
+    sources: dict[str, str] = {}
+    for module, text, replacement in edits:
+        source = sources.get(module) or (PACKAGE / module).read_text()
+        if source.count(text) != 1:
+            return bug, f"NOT PLANTED ({text!r} found {source.count(text)} times in {module})"
+        sources[module] = source.replace(text, replacement)
+    for module, source in sources.items():
+        (_COPY / "src" / "simtviz" / module).write_text(source)
+    try:
+        outcome = _run_tests(tests, 300)
+    finally:
+        for module in sources:
+            _restore(module)
+    return bug, {"failed": "caught", "timeout": "caught (timeout)", "passed": "SURVIVED"}[outcome]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("modules", nargs="*", help="paths under src/simtviz (default: MODULES)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--planted", action="store_true", help="check the planted bugs of issue 9")
+    parser.add_argument("--list", action="store_true", help="list the mutants only")
+    args = parser.parse_args(argv)
+
+    if args.planted:
+        with ProcessPoolExecutor(args.jobs, initializer=_init_worker) as pool:
+            results = list(pool.map(run_planted, range(len(PLANTED))))
+        for bug, outcome in results:
+            print(f"{outcome:16} {bug}")
+        return 0 if all(o.startswith("caught") for _, o in results) else 1
+
+    modules = args.modules or MODULES
+    if args.list:
+        for module in modules:
+            for m in mutants(module):
+                print(f"{m.module}:{m.line}: {m.description}")
+        return 0
+    started = time.monotonic()
+    total = survived = 0
+    survivors: list[Mutant] = []
+    with ProcessPoolExecutor(args.jobs, initializer=_init_worker) as pool:
+        for module in modules:
+            outcome, seconds = pool.submit(baseline, module).result()
+            if outcome != "passed":
+                print(f"{module}: its tests fail before any mutation ({outcome}); skipped", flush=True)
+                continue
+            timeout = max(20.0, 4 * seconds)
+            found = mutants(module)
+            results = list(pool.map(run_mutant, found, [timeout] * len(found)))
+            alive = [m for m, o in results if o == "passed"]
+            total += len(found)
+            survived += len(alive)
+            survivors += alive
+            print(
+                f"{module}: {len(found)} mutants, {len(found) - len(alive)} killed, {len(alive)} survived "
+                f"(tests {seconds:.1f} s)",
+                flush=True,
+            )
+            for m in alive:
+                print(f"    survived {m.module}:{m.line}: {m.description}", flush=True)
+    rate = 100 * survived / total if total else 0.0
+    print(f"\n{total} mutants, {survived} survived ({rate:.1f} %), {time.monotonic() - started:.0f} s")
+    return 0 if rate <= 10 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

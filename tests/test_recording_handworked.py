@@ -1,0 +1,134 @@
+"""A Recording's planes, pickling, device-to-host copies and files, with hand-worked values."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from simtviz.backends.sim import SimBackend
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.recording import COLOR_FIELDS, GPU_ONLY_FIELDS, Recording, load_npz
+from simtviz.core.schema import allocate
+from simtviz.core.window import Window
+
+
+class DeviceArray(np.ndarray):
+    """A NumPy array posing as a CuPy one (``.get()`` copies to the host)."""
+
+    def get(self) -> np.ndarray:
+        return np.array(self)
+
+
+FAKE_XP = SimpleNamespace(
+    int32=np.int32,
+    int64=np.int64,
+    ascontiguousarray=lambda a: np.ascontiguousarray(a).view(DeviceArray),
+)
+
+
+def device_recording(to_host=None) -> Recording:  # type: ignore[no-untyped-def]
+    config = LaunchConfig.of(1, 4)
+    fields = {k: v.view(DeviceArray) for k, v in allocate(4).items()}
+    return Recording(config, Window.full(config), fields, "gpu:test", xp=FAKE_XP, to_host=to_host)
+
+
+def test_the_map_tables() -> None:
+    assert COLOR_FIELDS["warp"] is True and COLOR_FIELDS["lane"] is False
+    assert GPU_ONLY_FIELDS == ("SM", "start order")
+
+
+@pytest.mark.parametrize(
+    ("values", "dtype"),
+    [
+        ([0, 2**31 - 1], np.int32),  # fits int32: halved for the copy
+        ([-(2**31), 5], np.int32),
+        ([0, 2**31], np.int64),  # one past int32
+        ([-(2**31) - 1, 0], np.int64),
+    ],
+)
+def test_a_device_plane_crosses_as_int32_when_it_fits(values, dtype) -> None:
+    rec = device_recording()
+    plane = np.array(values, dtype=np.int64).view(DeviceArray)
+    host = rec.plane_to_host(plane)
+    assert host.dtype == dtype and host.tolist() == values
+    assert rec.plane_to_host(np.zeros(0, dtype=np.int64).view(DeviceArray)).size == 0
+
+
+def test_a_device_plane_goes_through_the_backends_copy() -> None:
+    copies: list[np.ndarray] = []
+
+    def pinned(a):  # type: ignore[no-untyped-def]
+        copies.append(a)
+        return np.array(a) + 100
+
+    rec = device_recording(pinned)
+    assert rec.plane_to_host(np.array([1, 2], dtype=np.int64).view(DeviceArray)).tolist() == [101, 102]
+    assert len(copies) == 1
+
+
+def test_only_host_recordings_pickle() -> None:
+    rec = SimBackend().record(LaunchConfig.of(2, 4))
+    back = pickle.loads(pickle.dumps(rec))
+    assert back.config == rec.config and back.window == rec.window and back.backend == "sim"
+    assert back.thread_at(5) == rec.thread_at(5) and back.verification == rec.verification
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(device_recording())
+    host_with_copy = Recording(rec.config, rec.window, rec.fields, "sim", to_host=np.asarray)
+    with pytest.raises(TypeError):
+        pickle.dumps(host_with_copy)
+
+
+def test_plane_bounds_of_a_window_with_more_rows_than_planes() -> None:
+    config = LaunchConfig.of((1, 1, 1), (2, 3, 2))  # 2 planes of 3 rows × 2 columns
+    rec = SimBackend().record(config)
+    assert rec.plane_shape() == (2, 3, 2)
+    assert rec.image("threadIdx.z", 1).tolist() == [[1, 1], [1, 1], [1, 1]]
+    with pytest.raises(IndexError, match=r"z-plane 2 is outside 0\.\.1"):
+        rec.image("lane", 2)
+
+
+def test_npz_compression_up_to_2_to_the_20_threads(tmp_path: Path, monkeypatch) -> None:
+    used: list[str] = []
+    monkeypatch.setattr(np, "savez_compressed", lambda fh, **_: used.append("compressed"))
+    monkeypatch.setattr(np, "savez", lambda fh, **_: used.append("plain"))
+    config = LaunchConfig.of(1 << 11, 1 << 10)
+    fields = allocate(1)
+    for threads in (1 << 20, (1 << 20) + 1):
+        rec = Recording(config, Window((0, 0, 0), (threads, 1, 1)), fields, "sim")
+        assert rec.save_npz(tmp_path / f"{threads}.npz") == tmp_path / f"{threads}.npz"
+    assert used == ["compressed", "plain"]
+
+
+def test_files_round_trip(tmp_path: Path) -> None:
+    config = LaunchConfig.of((2, 3, 4), (5, 4, 3))
+    window = Window((3, 4, 5), (4, 3, 2))
+    rec = SimBackend().record(config, window)
+    path = rec.save_npz(tmp_path / "r.npz")
+    back = load_npz(path)
+    assert (back.config, back.window, back.backend) == (config, window, "sim")
+    assert back.verification.ok and back.thread_at(23)["grid3"] == (6, 6, 6)
+    csv = rec.save_csv(tmp_path / "r.csv")
+    assert csv == tmp_path / "r.csv"
+    # Row 0 is thread (3, 4, 5): threadIdx (3, 0, 2), blockIdx (0, 1, 1), grid1 3; thread id
+    # 3 + 0 + 2 × 20 = 43: lane 11, warp 1.
+    assert csv.read_text().splitlines()[1] == "3,0,2,0,1,1,3,3,4,3,4,5,11,1,-1,-1"
+
+
+def test_a_file_without_a_window_is_the_whole_launch(tmp_path: Path) -> None:
+    rec = SimBackend().record(LaunchConfig.of(2, 4))
+    arrays = {**rec.fields, "blockDim": np.array([4, 1, 1]), "gridDim": np.array([2, 1, 1]), "backend": "sim"}
+    np.savez(tmp_path / "old.npz", **arrays)
+    back = load_npz(tmp_path / "old.npz")
+    assert back.window == Window((0, 0, 0), (8, 1, 1)) and back.verification.ok
+
+
+def test_a_file_holding_python_objects_is_refused(tmp_path: Path) -> None:
+    rec = SimBackend().record(LaunchConfig.of(2, 4))
+    arrays = {**rec.fields, "blockDim": np.array([4, 1, 1], dtype=object), "gridDim": np.array([2, 1, 1])}
+    np.savez(tmp_path / "evil.npz", backend="sim", **arrays)
+    with pytest.raises(ValueError, match="allow_pickle"):
+        load_npz(tmp_path / "evil.npz")

@@ -212,10 +212,13 @@ def test_describe_timings() -> None:
     from simtviz.cli.record import describe_timings
 
     gpu = {"kernel_ms": 0.5341, "wall_ms": 1.54, "verify_ms": 1.6, "copy_ms": None}
-    assert describe_timings(gpu) == "kernel 0.534 ms (CUDA events), run (host clock) 1.5 ms, verify 1.6 ms"
+    assert describe_timings(gpu) == (
+        "kernel 0.534 ms (GPU time: CUDA events, GPU kept busy), run (host clock) 1.5 ms, verify 1.6 ms"
+    )
     sim = {"kernel_ms": None, "wall_ms": 2000.0, "verify_ms": 0.25, "copy_ms": 3.0}
     assert describe_timings(sim) == (
-        "kernel time unknown (simulator), run (host clock) 2000.0 ms, verify 0.2 ms, copy to host 3.0 ms"
+        "kernel time unknown (the simulator has no GPU clock), run (host clock) 2000.0 ms, verify 0.2 ms, "
+        "copy to host 3.0 ms"
     )
 
 
@@ -262,7 +265,7 @@ def test_vecadd_json_and_default_n(capsys) -> None:
 
 def test_without_a_command_the_app_starts_and_its_status_is_returned(monkeypatch) -> None:
     started: list[object] = []
-    monkeypatch.setattr("simtviz.app.run_app", lambda backend: started.append(backend) or 7)
+    monkeypatch.setattr("simtviz.qt.app.run_app", lambda backend: started.append(backend) or 7)
     assert run(["--backend", "sim"]) == 7
     assert started == ["sim"]
 

@@ -35,13 +35,14 @@ HANDWORKED_COLOURS = {
     "threadIdx.z": 2,
     "thread id in block": 47,  # 2 + 1 × blockDim.x (5) + 2 × (5 × 4)
     "warp": 1,
+    "global warp id": 47,  # block linear id 23 × 2 warps per block (60 threads) + warp 1
     "lane": 15,
     "SM": -1,  # the simulator cannot know it
     "start order": -1,
 }
 
 # Which fields are ids (categorical colours) and which only a GPU fills: the menu's table.
-CATEGORICAL = {"blockIdx.x", "blockIdx.y", "blockIdx.z", "block linear id", "warp", "SM"}
+CATEGORICAL = {"blockIdx.x", "blockIdx.y", "blockIdx.z", "block linear id", "warp", "global warp id", "SM"}
 GPU_ONLY = {"SM", "start order"}
 
 

@@ -115,10 +115,9 @@ def test_sticky_errors_say_restart_and_others_do_not() -> None:
         "simtviz: no GPU",
         "Run with --backend sim to use the CUDA simulator on the CPU.",
     ]
-    assert message_lines(MemoryError()) == [
-        "simtviz: not enough memory for this launch's record; lower --budget"
-    ]
-    assert describe(MemoryError()).what == "not enough memory for this launch's record"
+    # Host memory: every command runs out of it the same way, so the advice names no option.
+    assert message_lines(MemoryError()) == ["simtviz: not enough memory for this run; try fewer threads"]
+    assert describe(MemoryError()).what == "not enough memory for this run"
 
 
 def test_report_error_prints_and_returns_the_code(capsys) -> None:

@@ -302,7 +302,7 @@ def test_window_geometry_and_description() -> None:
 
 
 def test_choose_window_edges_worked_by_hand() -> None:
-    assert DEFAULT_BUDGET_THREADS == 16_777_216  # CONTRACT.md's default --budget
+    assert DEFAULT_BUDGET_THREADS == 4_194_304  # 2^22: the app's and `record --budget`'s default (README)
     # 1-D blocks of one thread: budget 10 is 10 blocks.
     assert choose_window(LaunchConfig.of(100, 1), 10) == Window((0, 0, 0), (10, 1, 1))
     # A launch within the budget asked from x 64: the whole launch, so from 0.

@@ -118,10 +118,11 @@ def test_the_record_check_counts_every_thread_of_the_launch() -> None:
 
 
 def test_estimates_lean_slow_and_read_as_a_person_would() -> None:
-    # record: 4,000 simulated threads a second; vecadd: 2,500 plus a second to start.
-    assert estimate_seconds("sim", 8_000) == 2.0
-    assert estimate_seconds("sim", 5_000, "vecadd") == 3.0
-    assert estimate_seconds("sim", 2_500, "unmeasured") == 1.0  # the slowest known rate
+    # One rate, 3,000 simulated threads a second; vecadd adds a second to start, trace two.
+    assert estimate_seconds("sim", 9_000) == 3.0
+    assert estimate_seconds("sim", 6_000, "vecadd") == 3.0
+    assert estimate_seconds("sim", 6_000, "trace") == 4.0
+    assert estimate_seconds("sim", 3_000, "unmeasured") == 1.0  # the slowest known rate
     assert estimate_seconds("gpu", 4 * 10**11) == 2.0
     assert [format_duration(s) for s in (0.45, 1, 42, 119.4, 120, 7199, 7200, 172_799, 172_800, 10**6)] == [
         "450 ms", "1 s", "42 s", "119 s", "2 min", "120 min", "2.0 h", "48.0 h", "2 days", "12 days"

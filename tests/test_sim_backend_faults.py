@@ -8,6 +8,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -191,10 +192,15 @@ def test_only_the_child_process_backend_can_cancel_and_its_child_never_outlives_
     backend = SimProcessBackend()
     try:
         backend.warm_up()
-        # A daemon child: an app that exits without shutdown() does not wait for it.
-        assert backend._proc.daemon is True and backend._proc.is_alive()
+        # The child runs apart from the app (its own process, found by pid) until shutdown().
+        pid = backend.child_pid
+        assert pid is not None and Path(f"/proc/{pid}").exists()
     finally:
         backend.shutdown()
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{pid}").exists()  # shut down with the app, reaped
 
 
 def test_record_timings_in_milliseconds_from_the_host_clock(monkeypatch) -> None:

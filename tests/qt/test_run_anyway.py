@@ -7,23 +7,20 @@ from fake_backends import FakeHostBackend
 from PySide6.QtWidgets import QApplication, QMessageBox
 from qt_helpers import RUN_TIMEOUT_MS, press_run, set_launch
 
-from simtviz.core.errors import LaunchTooLarge
-from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED
 from simtviz.qt.main_window import MainWindow
 
 
 class AskingBackend(FakeHostBackend):
-    """Refuses a launch past the simulator's limit unless forced, as the real check does."""
+    """Notes whether each run was forced; the record experiment's own check (a simulator backend
+    asks past SIM_MAX_THREADS_UNASKED threads) refuses the unforced long one."""
 
     def __init__(self) -> None:
         super().__init__()
         self.forces: list[bool] = []
 
-    def record(self, config, window=None, *, force=False, progress=None):  # type: ignore[no-untyped-def]
-        self.forces.append(force)
-        if config.total_threads > SIM_MAX_THREADS_UNASKED and not force:
-            raise LaunchTooLarge(config.total_threads, 33.0, SIM_MAX_THREADS_UNASKED, "the CUDA simulator")
-        return super().record(config, window, force=force, progress=progress)
+    def run(self, experiment, request, progress=None):  # type: ignore[no-untyped-def]
+        self.forces.append(request.force)
+        return super().run(experiment, request, progress)
 
 
 @pytest.fixture

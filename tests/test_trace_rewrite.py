@@ -8,13 +8,8 @@ import textwrap
 
 import pytest
 
-from simtviz.core.trace_rewrite import (
-    TraceUnsupported,
-    describe_numba_error,
-    find_kernels,
-    numba_error_line,
-    rewrite_kernel,
-)
+from simtviz.core.trace_rewrite import rewrite_kernel
+from simtviz.core.trace_source import TraceUnsupported, describe_numba_error, find_kernels, numba_error_line
 
 HEADER = "from numba import cuda\n\n\n@cuda.jit\n"  # the kernel's def is on line 5
 

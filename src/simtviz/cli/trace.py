@@ -17,7 +17,7 @@ from pathlib import Path
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_OK, EXIT_USAGE
 from simtviz.core.trace_model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S, KernelCompileError, TraceRequest
-from simtviz.core.trace_rewrite import TraceUnsupported
+from simtviz.core.trace_source import TraceUnsupported
 
 NAME = "trace"
 HELP = "run your own @cuda.jit kernel and see every memory access it makes"

@@ -21,7 +21,8 @@ from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.trace_args import ArgSpecError, match_parameters, parse_args
 from simtviz.core.trace_model import TraceRequest, TraceResult
-from simtviz.core.trace_rewrite import Rewrite, choose_kernel, parse, rewrite_kernel
+from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
+from simtviz.core.trace_source import choose_kernel, parse
 
 # Names the child process imports and calls: "module:function".
 RUNNERS = {

@@ -22,14 +22,8 @@ import numpy as np
 from simtviz.core.trace_analysis import LOG_FIELDS, ArrayInfo
 from simtviz.core.trace_args import ArraySpec, build_host_args, match_parameters, parse_args
 from simtviz.core.trace_model import KernelCompileError, TraceRequest
-from simtviz.core.trace_rewrite import (
-    Rewrite,
-    choose_kernel,
-    describe_numba_error,
-    numba_error_line,
-    parse,
-    rewrite_kernel,
-)
+from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
+from simtviz.core.trace_source import choose_kernel, describe_numba_error, numba_error_line, parse
 
 
 @dataclass

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
 from simtviz.core.trace_model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S, TraceRequest, TraceResult
 from simtviz.core.trace_report import findings
-from simtviz.core.trace_rewrite import TraceUnsupported, find_kernels
+from simtviz.core.trace_source import TraceUnsupported, find_kernels
 from simtviz.core.trace_templates import templates
 from simtviz.qt.panels.kernel_editor import CodeEditor
 from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner

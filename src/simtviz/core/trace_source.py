@@ -1,0 +1,119 @@
+"""The student's source as text: its kernels found and chosen without running it, and numba's
+errors mapped back to its lines. (The rewrite itself is ``trace_rewrite``.)"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+PREFIX = "_tv_"  # every name the tracer adds starts with this; a student's may not
+
+
+class TraceUnsupported(ValueError):
+    """A construct the tracer does not follow; ``line`` is the student's line (0: the file)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+    def __reduce__(self) -> tuple[type, tuple[int, str]]:  # crosses from the child process
+        return (TraceUnsupported, (self.line, self.message))
+
+
+@dataclass(frozen=True, slots=True)
+class KernelInfo:
+    name: str
+    params: tuple[str, ...]
+    line: int
+
+
+# --- finding kernels -----------------------------------------------------------------------
+
+
+def _is_cuda_jit(node: ast.expr) -> bool:
+    """``cuda.jit``, ``numba.cuda.jit`` or ``jit`` (as imported from numba.cuda)."""
+    if isinstance(node, ast.Attribute) and node.attr == "jit":
+        return True
+    return isinstance(node, ast.Name) and node.id == "jit"
+
+
+def _jit_decorator(fn: ast.FunctionDef) -> tuple[bool, bool]:
+    """(has a cuda.jit decorator, it is a device function)."""
+    for deco in fn.decorator_list:
+        target = deco.func if isinstance(deco, ast.Call) else deco
+        if _is_cuda_jit(target):
+            device = isinstance(deco, ast.Call) and any(
+                kw.arg == "device" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+                for kw in deco.keywords
+            )
+            return True, device
+    return False, False
+
+
+def parse(source: str, filename: str = "<kernel>") -> ast.Module:
+    try:
+        return ast.parse(source, filename=filename)
+    except SyntaxError as exc:
+        raise TraceUnsupported(exc.lineno or 0, f"syntax error: {exc.msg}") from None
+
+
+def find_kernels(source: str | ast.Module) -> list[KernelInfo]:
+    """The ``@cuda.jit`` kernels defined at the top level (device functions excluded)."""
+    tree = parse(source) if isinstance(source, str) else source
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            jit, device = _jit_decorator(node)
+            if jit and not device:
+                params = tuple(a.arg for a in node.args.posonlyargs + node.args.args)
+                out.append(KernelInfo(node.name, params, node.lineno))
+    return out
+
+
+def choose_kernel(tree: ast.Module, name: str | None) -> ast.FunctionDef:
+    kernels = find_kernels(tree)
+    if not kernels:
+        raise TraceUnsupported(0, "no @cuda.jit kernel in this file")
+    if name is None:
+        if len(kernels) > 1:
+            names = ", ".join(k.name for k in kernels)
+            raise TraceUnsupported(0, f"the file has {len(kernels)} kernels ({names}): choose one by name")
+        name = kernels[0].name
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name and any(k.name == name for k in kernels):
+            return node
+    raise TraceUnsupported(
+        0, f"no @cuda.jit kernel named {name!r} (found {', '.join(k.name for k in kernels)})"
+    )
+
+
+# --- numba's errors, back on the student's lines ----------------------------------------------
+
+_FILE_LINE = r'File "(?P<file>[^"]*)", line (?P<line>\d+)'
+_AT_LINE = r"at (?P<file>\S+) \((?P<line>\d+)\)"
+
+
+def numba_error_line(text: str, filename: str) -> int | None:
+    """The first line of ``filename`` (the student's file as compiled) that numba's text names."""
+    base = re.escape(filename.replace("\\", "/").rsplit("/", 1)[-1])
+    for pattern in (_FILE_LINE, _AT_LINE):
+        for match in re.finditer(pattern, text):
+            if re.search(base + "$", match["file"].replace("\\", "/")):
+                return int(match["line"])
+    return None
+
+
+def describe_numba_error(text: str, filename: str, shown_name: str = "your kernel") -> str:
+    """numba's message with the compiled file's paths replaced by ``shown_name`` and, first,
+    ``line N:`` with the student's line; the tracer's own helper names are spelled as accesses."""
+    line = numba_error_line(text, filename)
+    base = re.escape(filename.replace("\\", "/").rsplit("/", 1)[-1])
+    cleaned = re.sub(r'"[^"]*' + base + '"', f'"{shown_name}"', text)
+    cleaned = re.sub(r"\S*" + base, shown_name, cleaned)
+    cleaned = re.sub(PREFIX + r"(load|store|atomic_add)(\d)", r"traced \1 (\2-D)", cleaned)
+    lines = [s for s in cleaned.strip().splitlines() if s.strip()]
+    head = next((s for s in lines if not s.startswith("Failed in")), lines[0] if lines else "")
+    summary = f"line {line}: {head.strip()}" if line else head.strip()
+    return summary + ("\n\n" + cleaned.strip() if cleaned.strip() != head.strip() else "")

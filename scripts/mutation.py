@@ -500,9 +500,9 @@ PLANTED: list[Plant] = [
         [
             (
                 "core/recording.py",
-                'comments="")\n\n        return atomic_write(path, write)',
-                'comments="")\n\n        with open(path, "wb") as fh:\n'
-                "            write(fh)\n        return Path(path)",
+                "        return atomic_write(path, write)\n\n\nREQUIRED_KEYS",
+                '        with open(path, "wb") as fh:\n'
+                "            write(fh)\n        return Path(path)\n\n\nREQUIRED_KEYS",
             )
         ],
         MAP,

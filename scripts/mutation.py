@@ -63,6 +63,11 @@ MODULES = [
     "backends/sim_process.py",
     "backends/record/sim.py",
     "backends/vecadd/sim.py",
+    "core/occupancy.py",
+    "core/schedule.py",
+    "core/locate.py",
+    "core/color_names.py",
+    "core/run_timings.py",
 ]
 
 # Tests that cover each module (glob → test files), first match wins. Each mutant runs them
@@ -87,6 +92,11 @@ TESTS: list[tuple[str, list[str]]] = [
                         "tests/test_cli.py"]),
     ("core/files.py", ["tests/test_files.py"]),
     ("core/vecadd.py", ["tests/test_vecadd_core.py", "tests/test_vecadd_cli.py"]),
+    ("core/occupancy.py", ["tests/test_occupancy.py", "tests/test_schedule_cli.py"]),
+    ("core/schedule.py", ["tests/test_schedule_core.py"]),
+    ("core/locate.py", ["tests/test_lecture_core.py"]),
+    ("core/color_names.py", ["tests/test_cli_fidelity.py"]),
+    ("core/run_timings.py", ["tests/test_run_timings.py", "tests/test_cli_exit_codes.py"]),
     ("cli/*", ["tests/test_cli_exit_codes.py", "tests/test_error_reports_handworked.py", "tests/test_cli.py",
                "tests/test_vecadd_cli.py"]),
     ("backends/sim.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py"]),

@@ -93,7 +93,7 @@ TESTS: list[tuple[str, list[str]]] = [
     ("core/files.py", ["tests/test_files.py"]),
     ("core/vecadd.py", ["tests/test_vecadd_core.py", "tests/test_vecadd_cli.py"]),
     ("core/occupancy.py", ["tests/test_occupancy.py", "tests/test_schedule_cli.py"]),
-    ("core/schedule.py", ["tests/test_schedule_core.py"]),
+    ("core/schedule.py", ["tests/test_schedule_core.py", "tests/test_schedule_handworked.py"]),
     ("core/locate.py", ["tests/test_lecture_core.py"]),
     ("core/color_names.py", ["tests/test_cli_fidelity.py"]),
     ("core/run_timings.py", ["tests/test_run_timings.py", "tests/test_cli_exit_codes.py"]),

@@ -419,7 +419,9 @@ def test_export_reports_progress_and_can_be_cancelled(qtbot, window, tmp_path, m
     assert len(fractions) >= 8 and fractions == sorted(fractions) and fractions[-1] == 1.0
     assert len(target.read_text().splitlines()) == 65_537
     # Cancel at the first progress report: nothing is written, no part file is left behind.
-    monkeypatch.setattr(recording_module, "CSV_CHUNK_ROWS", 64)
+    # One row a chunk: 65,536 steps, so the export is still running when the GUI thread gets the
+    # first report and cancels (with 64-row chunks a loaded machine could finish first).
+    monkeypatch.setattr(recording_module, "CSV_CHUNK_ROWS", 1)
     window.session.runProgress.connect(lambda what, _f: what == "export" and window.session.cancel())
     other = tmp_path / "cancelled.csv"
     with qtbot.waitSignal(window.session.exportFailed, timeout=RUN_TIMEOUT_MS) as failed:

@@ -22,7 +22,7 @@ from simtviz.backends.trace.prepare import prepare
 from simtviz.core.errors import KernelFailed, LaunchRejected
 from simtviz.core.trace_analysis import LOG_FIELDS, analyse
 from simtviz.core.trace_args import ArraySpec
-from simtviz.core.trace_model import TraceRequest, TraceResult, evaluate_check
+from simtviz.core.trace_model import TraceRequest, TraceResult
 
 TIMED_LAUNCHES = 20
 LOG_BYTES_PER_ACCESS = LOG_FIELDS * 8
@@ -111,27 +111,10 @@ def run_trace_gpu(request: TraceRequest, progress: Progress | None = None) -> Tr
         if progress:
             progress(0.6)
 
-        result = TraceResult(
-            backend=f"gpu:{name}",
-            kernel=prepared.rewrite.kernel,
-            grid=tuple(request.grid),  # type: ignore[arg-type]
-            block=tuple(request.block),  # type: ignore[arg-type]
-            sites=prepared.rewrite.sites,
-            arrays=prepared.arrays,
-            analysis=analysis,
-            log=host_log,
-            inputs=prepared.inputs(),
-            outputs=outputs,
-            compile_s=compile_s,
-            analysis_s=analysis_s,
-        )
+        result = prepared.result(request, f"gpu:{name}", analysis, host_log, outputs, compile_s, analysis_s)
         if request.time_kernel:
             _time_kernels(prepared, request, result, fresh, capacity)
-        if request.check:
-            result.check = evaluate_check(request.check, {**prepared.inputs(), **outputs})
-        note = result.budget_note()
-        if note:
-            result.notes.append(note)
+        prepared.conclude(request, result)
         if progress:
             progress(1.0)
         return result

@@ -21,7 +21,7 @@ import numpy as np
 
 from simtviz.core.trace_analysis import LOG_FIELDS, ArrayInfo
 from simtviz.core.trace_args import ArraySpec, build_host_args, match_parameters, parse_args
-from simtviz.core.trace_model import KernelCompileError, TraceRequest
+from simtviz.core.trace_model import KernelCompileError, TraceRequest, TraceResult, evaluate_check
 from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
 from simtviz.core.trace_source import choose_kernel, describe_numba_error, numba_error_line, parse
 
@@ -51,6 +51,41 @@ class Prepared:
 
     def inputs(self) -> dict[str, Any]:
         return {spec.name: value for spec, value in zip(self.specs, self.host, strict=True)}
+
+    def result(
+        self,
+        request: TraceRequest,
+        backend: str,
+        analysis: Any,
+        log: np.ndarray,
+        outputs: dict[str, np.ndarray],
+        compile_s: float,
+        analysis_s: float,
+    ) -> TraceResult:
+        """The run's result, the same for both backends (the GPU adds its kernel times after)."""
+        return TraceResult(
+            backend=backend,
+            kernel=self.rewrite.kernel,
+            grid=tuple(request.grid),  # type: ignore[arg-type]
+            block=tuple(request.block),  # type: ignore[arg-type]
+            sites=self.rewrite.sites,
+            arrays=self.arrays,
+            analysis=analysis,
+            log=log,
+            inputs=self.inputs(),
+            outputs=outputs,
+            compile_s=compile_s,
+            analysis_s=analysis_s,
+        )
+
+    def conclude(self, request: TraceRequest, result: TraceResult) -> TraceResult:
+        """The student's check over the final arrays and the budget's note, if any."""
+        if request.check:
+            result.check = evaluate_check(request.check, {**self.inputs(), **result.outputs})
+        note = result.budget_note()
+        if note:
+            result.notes.append(note)
+        return result
 
     def cleanup(self) -> None:
         for module in self.modules.values():

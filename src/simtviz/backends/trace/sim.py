@@ -16,7 +16,7 @@ from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchTooLarge
 from simtviz.core.estimates import estimate_seconds
 from simtviz.core.trace_analysis import analyse
 from simtviz.core.trace_args import ArraySpec
-from simtviz.core.trace_model import SIM_BUDGET, TraceRequest, TraceResult, evaluate_check
+from simtviz.core.trace_model import SIM_BUDGET, TraceRequest, TraceResult
 
 # Threads the simulator runs without being asked (about 30 s traced).
 SIM_MAX_TRACE_THREADS = 131_072
@@ -67,25 +67,8 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
         }
         t1 = time.perf_counter()
         analysis = analyse(host_log, accesses, prepared.rewrite.sites, prepared.arrays, request.block, np)
-        result = TraceResult(
-            backend="sim",
-            kernel=prepared.rewrite.kernel,
-            grid=tuple(request.grid),  # type: ignore[arg-type]
-            block=tuple(request.block),  # type: ignore[arg-type]
-            sites=prepared.rewrite.sites,
-            arrays=prepared.arrays,
-            analysis=analysis,
-            log=host_log,
-            inputs=prepared.inputs(),
-            outputs=outputs,
-            compile_s=run_s,
-            analysis_s=time.perf_counter() - t1,
-        )
-        if request.check:
-            result.check = evaluate_check(request.check, {**prepared.inputs(), **outputs})
-        note = result.budget_note()
-        if note:
-            result.notes.append(note)
+        result = prepared.result(request, "sim", analysis, host_log, outputs, run_s, time.perf_counter() - t1)
+        prepared.conclude(request, result)
         if progress:
             progress(1.0)
         return result

@@ -25,3 +25,16 @@ def test_first_run_after_start_draws_2_16_threads_within_300_ms() -> None:
     assert result["backend"].startswith("gpu:")
     # Was 1.8–4.6 s on the H200 (CuPy kernels compiled on first use); later runs ≈60 ms.
     assert result["first_s"] <= module.GOAL_S, result
+
+
+def test_warm_up_compiles_what_the_panels_ask_for_when_the_backend_is_ready() -> None:
+    # The occupancy panel asks for the schedule kernels' registers at ready; compiling them then
+    # (≈300 ms) held up the first Run queued behind it on the worker.
+    from simtviz.backends.gpu import GpuBackend
+    from simtviz.kernels.schedule import heavy_kernel, schedule_blocks
+
+    GpuBackend().warm_up()
+    assert schedule_blocks.overloads, "the schedule kernel was left to compile at the first Run"
+    from simtviz.core.schedule import ScheduleRequest
+
+    assert heavy_kernel(ScheduleRequest(1, 1, heavy=True).max_registers).overloads

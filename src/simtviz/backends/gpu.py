@@ -149,10 +149,16 @@ class GpuBackend(Backend):
 
     def warm_up(self) -> None:
         """Compile, before Run is enabled, everything the first Run → map uses (see
-        ``record.gpu.warm_up_record``); the session calls this on the worker at start."""
+        ``record.gpu.warm_up_record``); the session calls this on the worker at start.
+
+        The schedule kernels too: the occupancy panel asks for their registers as soon as the
+        backend is ready, and compiling them then (≈300 ms on the H200) held up the first Run
+        queued behind it on the worker."""
         from simtviz.backends.record.gpu import warm_up_record
+        from simtviz.backends.schedule.occupancy import gpu_occupancy_facts
 
         warm_up_record(self)
+        gpu_occupancy_facts()
 
     def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
         return experiment.run_gpu(self, request, progress)

@@ -14,6 +14,8 @@ import statistics
 import sys
 import time
 
+import numpy as np
+
 os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 
 
@@ -30,7 +32,7 @@ def bare(config: LaunchConfig) -> float:
 
     window = Window.full(config)
     fields = allocate(window.threads)
-    args = [fields[name] for name in RECORD_FIELDS] + [window_array(window)]
+    args = [fields[name] for name in RECORD_FIELDS] + [window_array(window), np.zeros(1, dtype=np.int64)]
     start = time.perf_counter()
     record_threads[config.grid.as_tuple(), config.block.as_tuple()](*args)
     return time.perf_counter() - start

@@ -30,7 +30,7 @@ def test_record_ok_exits_0(tmp_path, capsys) -> None:
 
 
 @cuda.jit
-def writes_nothing(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, smid, t_ns, window):  # type: ignore[no-untyped-def]
+def writes_nothing(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, smid, t_ns, window, ended):  # type: ignore[no-untyped-def]
     pass
 
 

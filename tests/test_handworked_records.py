@@ -266,8 +266,8 @@ def test_csv_columns_and_kernel_signatures_follow_the_schema() -> None:
     assert schema.CHECKED_FIELDS == ("threadIdx", "blockIdx", "grid1", "grid2", "grid3", "laneid", "warp")
     assert schema.RECORD_SIGNATURE == (
         "void(int32[:, ::1], int32[:, ::1], int64[::1], int64[:, ::1], int64[:, ::1], int32[::1], "
-        "int32[::1], int32[::1], int64[::1], int64[::1])"
-    )
+        "int32[::1], int32[::1], int64[::1], int64[::1], int64[::1])"
+    )  # the fields, then the window and the blocks' last end time
     assert schema.VERIFY_SIGNATURE == (
         "void(int32[:, ::1], int32[:, ::1], int64[::1], int64[:, ::1], int64[:, ::1], int32[::1], "
         "int32[::1], int64[::1], int64[::1], int64, int64[::1])"

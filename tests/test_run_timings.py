@@ -35,3 +35,12 @@ def test_the_simulator_says_it_has_no_gpu_clock() -> None:
     assert kernel_time_words({"kernel_ms": None, "wall_ms": 5.0}) == (
         "kernel time unknown (the simulator has no GPU clock)"
     )
+
+
+def test_with_the_blocks_end_time_the_words_say_how_long_the_threads_ran() -> None:
+    # H200, 2^20 threads: kernel 31.2 µs, threads' first start → last block's end 27.9 µs.
+    words = kernel_time_words({"kernel_ms": 0.0312, "span_ms": 0.0214, "run_span_ms": 0.0279})
+    assert words == (
+        "kernel 31.2 µs (GPU time: CUDA events, GPU kept busy), "
+        "threads ran 27.9 µs, first start → last end (threads' %globaltimer)"
+    )

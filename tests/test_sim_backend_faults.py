@@ -148,7 +148,7 @@ def test_a_kernel_that_raises_in_the_simulator_is_a_kernel_failure(monkeypatch) 
     from numba import cuda
 
     @cuda.jit
-    def raises(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, smid, t_ns, window):  # type: ignore[no-untyped-def]
+    def raises(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, smid, t_ns, window, ended):  # type: ignore[no-untyped-def]
         threadIdx[99, 0] = 1  # past the end of a 2-row record
 
     monkeypatch.setattr("simtviz.kernels.record.record_threads", raises)

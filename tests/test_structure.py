@@ -40,7 +40,7 @@ def test_the_kernels_take_their_arguments_in_schema_order() -> None:
     from simtviz.kernels.verify import verify_records
 
     record_args = list(inspect.signature(record_threads.py_func).parameters)
-    assert record_args == [*schema.RECORD_FIELDS, "window"]
+    assert record_args == [*schema.RECORD_FIELDS, "window", "ended"]
     verify_args = list(inspect.signature(verify_records.py_func).parameters)
     assert verify_args[:7] == ["threadIdx", "blockIdx", "grid1", "grid2", "grid3", "laneid", "warp"]
     assert RECORD_SIGNATURE.startswith("void(int32[:, ::1], int32[:, ::1], int64[::1], int64[:, ::1]")

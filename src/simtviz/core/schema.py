@@ -64,8 +64,10 @@ RECORD_FIELDS: dict[str, tuple[tuple[int, ...], type]] = {
 CHECKED_FIELDS: tuple[str, ...] = tuple(f.name for f in RECORD_SCHEMA if f.checked)
 BYTES_PER_THREAD: int = sum(f.itemsize for f in RECORD_SCHEMA)
 CSV_COLUMNS: tuple[str, ...] = tuple(c for f in RECORD_SCHEMA for c in f.columns)
-# After the fields: the window (origin x, y, z, size x, y, z).
-RECORD_SIGNATURE = "void(" + ", ".join([*(f.numba_type for f in RECORD_SCHEMA), "int64[::1]"]) + ")"
+# After the fields: the window (origin x, y, z, size x, y, z) and the blocks' last end time.
+RECORD_SIGNATURE = (
+    "void(" + ", ".join([*(f.numba_type for f in RECORD_SCHEMA), "int64[::1]", "int64[::1]"]) + ")"
+)
 # After the checked fields: window, blockDim, rows, counters.
 VERIFY_SIGNATURE = (
     "void("

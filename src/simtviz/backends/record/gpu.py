@@ -50,6 +50,7 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
             smaller="a smaller window (--budget)",
         ) from exc
     win = cp.asarray(np.array([*window.origin, *window.size], dtype=np.int64))
+    ended = cp.zeros(1, dtype=cp.int64)
     start, stop = cp.cuda.Event(), cp.cuda.Event()
     host_start = time.perf_counter()
     # Events around a bare launch would time the host's argument handling too (≈100 µs for ten
@@ -61,7 +62,7 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
     t0 = time.perf_counter()
     launch_or_reject(
         lambda: record_threads[config.grid.as_tuple(), config.block.as_tuple()](
-            *(fields[name] for name in RECORD_FIELDS), win
+            *(fields[name] for name in RECORD_FIELDS), win, ended
         ),
         config,
         info.limits,
@@ -71,7 +72,7 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
     gpu_stayed_busy = not start.done  # still holding when the launch was queued
     synchronize_or_fail(stop.synchronize)
     kernel_ms = cp.cuda.get_elapsed_time(start, stop) if gpu_stayed_busy else None
-    span_ms = start_span_ms(fields["t_ns"])
+    span_ms, run_ms = thread_spans_ms(fields["t_ns"], ended)
     launch_ms = (time.perf_counter() - host_start) * 1000
     t0 = time.perf_counter()
     verification = verify_on_device(cp, fields, config, window, info.limits.multiprocessors or 1)
@@ -88,6 +89,7 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
             "wall_ms": launch_ms,
             "kernel_ms": kernel_ms,
             "span_ms": span_ms,
+            "run_span_ms": run_ms,
             "launch_host_ms": launch_host_ms,
             "verify_ms": verify_ms,
             "copy_ms": None,
@@ -113,13 +115,17 @@ def gpu_timer(backend: Backend) -> GpuTimer:
     return timer
 
 
-def start_span_ms(t_ns: Any) -> float | None:
-    """max - min of the recorded %globaltimer start times, reduced on the device (two numbers
-    cross to the host). The threads' own clock: how far apart the recorded threads started."""
+def thread_spans_ms(t_ns: Any, ended: Any) -> tuple[float | None, float | None]:
+    """The threads' own clock (%globaltimer), reduced on the device (three numbers cross to the
+    host): (last start - first start, last block's end - first start). The second is how long
+    the recorded threads ran; the kernel's GPU time exceeds it only by the launch's fixed cost."""
     if t_ns.size == 0:
-        return None
-    span = int((t_ns.max() - t_ns.min()).item())
-    return span / 1e6
+        return None, None
+    first = int(t_ns.min().item())
+    last_start = int(t_ns.max().item())
+    last_end = int(ended[0].item())
+    run = (last_end - first) / 1e6 if last_end >= last_start else None
+    return (last_start - first) / 1e6, run
 
 
 def compile_once(backend: Backend) -> None:

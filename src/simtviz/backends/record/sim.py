@@ -44,6 +44,7 @@ def run_kernel_in_simulator(config: LaunchConfig, window: Window, fields: dict[s
     # nothing is copied back at the end.
     args = [FakeCUDAArray(fields[name]) for name in RECORD_FIELDS]
     args.append(FakeCUDAArray(window_array(window)))
+    args.append(FakeCUDAArray(np.zeros(1, dtype=np.int64)))  # no clock here: stays unread
     start = time.perf_counter()
     try:
         record_threads[config.grid.as_tuple(), config.block.as_tuple()](*args)

@@ -125,3 +125,20 @@ def test_editor_text_survives_recreating_the_window(qtbot, tmp_path) -> None:
     assert tab_of(again).findChild(QPlainTextEdit, "kernelEditor").toPlainText().startswith("# my kernel\n")
     assert [tab_of(again).args.item(0, 0).text()] == ["A"]
     again.close()
+
+
+def test_showing_the_tab_starts_the_next_runs_process_and_closing_ends_it(qtbot, window) -> None:
+    from PySide6.QtWidgets import QScrollArea, QTabWidget
+
+    tab = tab_of(window)
+    tabs = window.findChild(QTabWidget, "mainTabs")
+    tabs.setCurrentWidget(window.findChild(QScrollArea, "kernelTabScroll"))  # Run comes next
+    qtbot.waitUntil(lambda: tab.runner.warm._child is not None, timeout=5_000)
+    ahead = tab.runner.warm._child
+    assert ahead.kind == "sim" and ahead.alive()
+    run_tab(qtbot, tab)
+    assert not ahead.alive()  # the Run took that process (one run per process), none started at Run
+    qtbot.waitUntil(lambda: tab.runner.warm._child not in (None, ahead), timeout=5_000)
+    following = tab.runner.warm._child
+    window.close()
+    qtbot.waitUntil(lambda: not following.alive(), timeout=5_000)  # no process outlives the window

@@ -94,6 +94,7 @@ class RunSession(QObject):
     exportFinished = Signal(object)  # Path written
     exportFailed = Signal(object)  # exception
     openFailed = Signal(object, object)  # Path, exception
+    closing = Signal()  # the window is closing: panels end their own processes
 
     def __init__(
         self,
@@ -341,4 +342,5 @@ class RunSession(QObject):
     def close(self, timeout: float = 1.5) -> bool:
         """Stop the worker (cancelling what runs); later results are dropped."""
         self._closing = True
+        self.closing.emit()
         return self.bridge.shutdown(timeout)

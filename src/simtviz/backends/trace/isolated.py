@@ -77,6 +77,7 @@ class TraceChild:
             **creation,
         )
         self.messages: queue.Queue[Any] = queue.Queue()
+        self.ready = threading.Event()  # set when the child has said "ready" (warmed up)
         self._stderr: list[str] = []
         self._lock = threading.Lock()
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
@@ -95,7 +96,10 @@ class TraceChild:
     def _read(self, stream: IO[bytes]) -> None:
         try:
             while True:
-                self.messages.put(read_message(stream))
+                message = read_message(stream)
+                if message[0] == "ready":
+                    self.ready.set()
+                self.messages.put(message)
         except Exception:
             self.messages.put(("eof",))
 
@@ -234,6 +238,7 @@ class WarmChild:
     def __init__(self) -> None:
         self._child: TraceChild | None = None
         self._lock = threading.Lock()
+        self._closed = False
 
     def take(self, kind: str) -> TraceChild | None:
         with self._lock:
@@ -245,6 +250,8 @@ class WarmChild:
 
     def prepare(self, kind: str) -> None:
         with self._lock:
+            if self._closed:  # the tab is gone: a child started now would wait for nobody
+                return
             if self._child is not None and self._child.kind == kind and self._child.alive():
                 return
             old, self._child = self._child, TraceChild(kind)
@@ -253,6 +260,7 @@ class WarmChild:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             child, self._child = self._child, None
         if child is not None:
             child.kill()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -75,6 +76,7 @@ class KernelTab(QWidget):
         self._build()
         self._restore()
         self.destroyed.connect(self.runner.close)
+        session.closing.connect(self.runner.close)  # the run's and the next run's processes
 
     # --- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -335,6 +337,11 @@ class KernelTab(QWidget):
         return atomic_write(Path(path), write, mode="w")
 
     # --- running -------------------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # The student is here to press Run: its process starts now, not when they press it.
+        self.runner.prewarm(self._kind())
+
     def _kind(self) -> str:
         if self.session.info is not None:
             return str(self.session.kind)

@@ -62,6 +62,20 @@ class TraceRunner(QObject):
         self._thread = threading.Thread(target=work, name="simtviz-trace", daemon=True)
         self._thread.start()
 
+    def prewarm(self, kind: str) -> None:
+        """Start the next Run's child process now, off the GUI thread (numba imported; on a GPU
+        also warmed up: see ``backends.trace.child.warm_up``)."""
+        if self.busy:
+            return
+
+        def start() -> None:
+            try:
+                self.warm.prepare(kind)
+            except Exception:
+                log.exception("could not start the traced kernel's process ahead")
+
+        threading.Thread(target=start, name="simtviz-trace-prewarm", daemon=True).start()
+
     def cancel(self) -> None:
         self._cancel.set()
 

@@ -210,6 +210,22 @@ def test_window_and_budget_together_say_both() -> None:
 
 
 @pytest.mark.usefixtures("sim")
+def test_a_window_whose_threads_make_no_access_says_so() -> None:
+    # Guarded vecadd, N = 1000, 8 blocks of 256: block 7 is threads 1792..2047, all past N, so
+    # they pass no guard; threads 0..999 make 3 accesses each: 3000.
+    r = trace("vecadd_guarded", grid=(8, 1, 1), window=BlockWindow(7, 1))
+    s = r.summary()
+    assert (s["accesses"], s["logged"], s["window"]["accesses"]) == (3000, 0, 0)
+    assert all(a["untouched"] == 1000 for a in s["arrays"].values())
+    text = findings(r)
+    assert text[2:4] == [
+        "These threads made no accesses (the launch made 3,000).",
+        "No out-of-bounds accesses by the window's threads.",
+    ]
+    np.testing.assert_array_equal(r.outputs["C"], r.inputs["A"] + r.inputs["B"])
+
+
+@pytest.mark.usefixtures("sim")
 def test_the_runner_refuses_a_window_past_the_launch_too() -> None:
     from simtviz.backends.trace.sim import run_trace_sim
 

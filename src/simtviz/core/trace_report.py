@@ -56,11 +56,13 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
                 f"budget; the launch made {s['accesses']:,}): the counts below cover the logged ones; "
                 "raise the budget to see all of the window's."
             )
-        else:
+        elif window["accesses"]:
             lines.append(
                 f"Logged all {window['accesses']:,} accesses these threads made, of "
                 f"{s['accesses']:,} the launch made."
             )
+        else:
+            lines.append(f"These threads made no accesses (the launch made {s['accesses']:,}).")
     elif s["logged"] < s["accesses"]:
         lines.append(
             f"Logged {s['logged']:,} of {s['accesses']:,} accesses (the budget): the counts below "
@@ -81,7 +83,9 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
                 f"[{', '.join(map(str, d['index']))}], but {d['array']} has shape {tuple(d['shape'])}"
             )
     else:
-        lines.append("No out-of-bounds accesses.")
+        lines.append(
+            "No out-of-bounds accesses by the window's threads." if window else "No out-of-bounds accesses."
+        )
     for name, a in s["arrays"].items():
         size = int(np.prod(a["shape"])) if a["shape"] else 1
         parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]

@@ -501,7 +501,12 @@ class KernelTab(QWidget):
             idx.append(i)
         where = f"{info.name}[{', '.join(map(str, reversed(idx)))}]"
         if rows.size == 0:
-            self.detail.setText(f"{where}: no thread touched it.")
+            if d.result.window is not None:
+                self.detail.setText(
+                    f"{where}: no thread in the window, {d.result.window_words()}, touched it."
+                )
+            else:
+                self.detail.setText(f"{where}: no thread touched it.")
             return
         threads = sorted({int(t) for t in d.thread[rows]})
         listed = "; ".join(f"thread {int(d.thread[r]):,} {d.row_words(r)}" for r in rows[:SHOWN_ACCESSES])

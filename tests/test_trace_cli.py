@@ -148,3 +148,30 @@ def test_endless_loop_stops_at_the_timeout_with_exit_6_and_the_child_is_gone(
     assert len(pids) == 1
     with pytest.raises(ProcessLookupError):  # killed and reaped, not left spinning
         os.kill(pids[0], 0)
+
+
+def test_window_logs_one_block_and_adds_only_a_window_key(capsys: pytest.CaptureFixture[str]) -> None:
+    # Block 3 of 4 (threads 768..1023): 3 × 256 = 768 logged of 3 × 1024 = 3072; its 24 threads
+    # past N = 1000 make the 72 out-of-bounds accesses.
+    vecadd = str(KERNELS / "vecadd_unguarded.py")
+    code, s, _ = trace_json(capsys, vecadd, "--grid", "4", "--block", "256", *VECADD_ARGS, "--window", "3:1")
+    assert code == 0 and s is not None
+    assert set(s) == SUMMARY_KEYS | {"window"}
+    assert (s["accesses"], s["logged"], s["oob_total"]) == (3072, 768, 72)
+    assert s["window"] == {"first_block": 3, "blocks": 1, "threads": 256, "accesses": 768}
+    window = ["--grid", "4", "--block", "256", *VECADD_ARGS, "--window", "3:1", "--backend", "sim"]
+    code = run(["trace", vecadd, *window])
+    out = capsys.readouterr().out
+    assert code == 0 and "Threads in window: block 3 of 4 (256 threads)." in out
+    assert "Logged all 768 accesses these threads made, of 3,072 the launch made." in out
+
+
+def test_a_bad_window_exits_2_with_words(capsys: pytest.CaptureFixture[str]) -> None:
+    vecadd = str(KERNELS / "vecadd_guarded.py")
+    code, _, err = trace_json(
+        capsys, vecadd, "--grid", "4", "--block", "256", *VECADD_ARGS, "--window", "4:1"
+    )
+    assert code == 2 and "the window starts at block 4, but the launch has 4 blocks (0–3)" in err
+    assert "Traceback" not in err
+    code, _, err = trace_json(capsys, vecadd, "--grid", "4", "--block", "256", *VECADD_ARGS, "--window", "3")
+    assert code == 2 and "write FIRST:COUNT in blocks" in err

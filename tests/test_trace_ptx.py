@@ -33,7 +33,7 @@ SCRIPT = textwrap.dedent(
                 parts.append(f"{NUMBA[s.dtype]}[{dims}]")
             else:
                 parts.append(NUMBA[s.dtype])
-        return "void(" + ", ".join(parts + ["int64[:, ::1]", "int64[::1]"]) + ")"
+        return "void(" + ", ".join(parts + ["int64[:, ::1]", "int64[::1]", "int64", "int64"]) + ")"
 
     def facts(ptx, cc):
         return [".entry" in ptx, f".target sm_{cc[0]}{cc[1]}" in ptx, ptx.count("atom.")]

@@ -38,7 +38,7 @@ def test_sites_have_the_students_lines_and_kinds() -> None:
     fn = next(n for n in rw.tree.body if isinstance(n, ast.FunctionDef))
     assert fn.lineno == 5
     assert {n.lineno for n in fn.body} == {6, 7, 8, 9}  # the thread id goes on the first line
-    assert [a.arg for a in fn.args.args] == ["A", "B", "C", "_tv_log", "_tv_count"]
+    assert [a.arg for a in fn.args.args] == ["A", "B", "C", "_tv_log", "_tv_count", "_tv_first", "_tv_blocks"]
 
 
 def test_the_file_is_only_parsed_and_its_top_level_work_is_dropped() -> None:

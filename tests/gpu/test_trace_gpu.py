@@ -11,7 +11,7 @@ import pytest
 
 from simtviz.backends.trace.isolated import run_isolated
 from simtviz.core.errors import KernelFailed, TimeLimitReached
-from simtviz.core.trace_model import TraceRequest
+from simtviz.core.trace_model import BlockWindow, TraceRequest
 from simtviz.core.trace_templates import template, templates
 
 pytestmark = pytest.mark.gpu
@@ -97,3 +97,44 @@ def test_unguarded_vecadd_issue_size_logs_735_out_of_bounds() -> None:
     )
     r = run_isolated("gpu", req)
     assert r.summary()["oob_total"] == 735 and r.check is not None and r.check["passed"]
+
+
+# (template, window, accesses of the launch, logged, out of bounds), worked out by hand in
+# tests/test_trace_window.py: the last block of vecadd and of the 2-D swapped add, one transpose block.
+WINDOWS = [
+    ("vecadd_unguarded", BlockWindow(3, 1), 3072, 768, 72),
+    ("matadd_swapped", BlockWindow(3, 1), 180, 12, 12),
+    ("transpose_naive", BlockWindow(1, 1), 2048, 512, 0),
+]
+
+
+@pytest.mark.parametrize(("name", "window", "accesses", "logged", "oob"), WINDOWS)
+def test_a_window_gives_the_simulators_counts(
+    name: str, window: BlockWindow, accesses: int, logged: int, oob: int
+) -> None:
+    gpu = run_isolated("gpu", request(name, window=window)).summary()
+    sim = run_isolated("sim", request(name, window=window, time_kernel=False)).summary()
+    assert (gpu["accesses"], gpu["logged"], gpu["oob_total"]) == (accesses, logged, oob)
+    assert gpu["window"]["accesses"] == logged
+    for key in ("threads", "accesses", "logged", "oob_total", "oob", "arrays", "lines", "window"):
+        assert gpu[key] == sim[key], key
+    assert gpu["kernel_ms"] is not None and gpu["instrumented_ms"] is not None  # timed with the window
+
+
+def test_issue_size_vecadd_window_on_the_last_block_logs_its_245_surplus_threads() -> None:
+    # N = 2^20 + 11, grid 4097 × 256 = 1,048,832 threads, 3 accesses each = 3,146,496 (more than
+    # the default budget of 2,097,152). Block 4096 (threads 1,048,576 .. 1,048,831) makes 768;
+    # its 245 threads past N make all 735 out-of-bounds accesses.
+    n = (1 << 20) + 11
+    req = request(
+        "vecadd_unguarded",
+        grid=(4097, 1, 1),
+        args={"A": f"float32[{n}]:random", "B": f"float32[{n}]:random", "C": f"float32[{n}]"},
+        window=BlockWindow(4096, 1),
+    )
+    r = run_isolated("gpu", req)
+    s = r.summary()
+    assert (s["accesses"], s["logged"], s["oob_total"]) == (3_146_496, 768, 735)
+    assert r.check is not None and r.check["passed"]
+    head = "logged 768 of 3,146,496 accesses: threads in window: block 4,096 of 4,097 (256 threads); "
+    assert any(note.startswith(head) for note in r.notes), r.notes

@@ -142,3 +142,90 @@ def test_showing_the_tab_starts_the_next_runs_process_and_closing_ends_it(qtbot,
     following = tab.runner.warm._child
     window.close()
     qtbot.waitUntil(lambda: not following.alive(), timeout=5_000)  # no process outlives the window
+
+
+def show_tab(window, tab) -> None:
+    tabs = window.tabs
+    (index,) = [i for i in range(tabs.count()) if tabs.widget(i).isAncestorOf(tab)]
+    tabs.setCurrentIndex(index)
+
+
+def test_window_inputs_default_to_the_whole_launch_and_keep_their_places(qtbot, window) -> None:
+    from PySide6.QtWidgets import QDoubleSpinBox
+
+    tab = tab_of(window)
+    show_tab(window, tab)
+    choose(tab, "vecadd_unguarded")
+    first = tab.findChild(QDoubleSpinBox, "kernelWindowFirst")
+    blocks = tab.findChild(QDoubleSpinBox, "kernelWindowBlocks")
+    assert (first.value(), blocks.value(), blocks.text()) == (0, 0, "all")
+    assert tab.request().window is None  # the whole launch: the run is today's, key for key
+    qtbot.waitUntil(lambda: first.isVisible())
+    widgets = (first, blocks, tab.budget, tab.timeLimit, tab.findChild(QPushButton, "kernelRunButton"))
+
+    def settled() -> list:
+        """The inputs' places once the layout stops moving them (showing the tab lays it out)."""
+        seen: list = []
+
+        def still() -> bool:
+            seen.append([w.mapTo(tab, w.rect().topLeft()) for w in widgets])
+            return len(seen) > 1 and seen[-1] == seen[-2]
+
+        qtbot.waitUntil(still, timeout=5000)
+        return seen[-1]
+
+    before = settled()
+    first.setValue(2**40)  # a long number, typed
+    blocks.setValue(123_456_789)
+    tab.budget.setValue(2_000_000_000)
+    assert settled() == before
+
+
+def test_a_window_past_the_launch_says_so_and_runs_nothing(qtbot, window) -> None:
+    tab = tab_of(window)
+    choose(tab, "vecadd_unguarded")
+    tab.set_window(4, 1)  # 4 blocks: 0..3
+    assert tab.run() is False
+    text = tab.findChild(QTextEdit, "kernelResult").toPlainText()
+    assert text == "Bad argument: the window starts at block 4, but the launch has 4 blocks (0–3)"
+    assert not tab.runner.busy and tab.summary() is None
+
+
+def test_a_window_of_the_last_block_is_named_in_the_findings(qtbot, window) -> None:
+    tab = tab_of(window)
+    choose(tab, "vecadd_unguarded")
+    tab.set_window(3, 0)  # from block 3 to the last: block 3 only
+    text = run_tab(qtbot, tab)
+    # Threads 768..1023 log 3 × 256 = 768 of the launch's 3 × 1024 = 3072 accesses; the 72
+    # out-of-bounds ones are all theirs (threads 1000..1023).
+    assert "Threads in window: block 3 of 4 (256 threads)." in text
+    assert "Logged all 768 accesses these threads made, of 3,072 the launch made." in text
+    assert "72 out-of-bounds accesses" in text
+    assert "768 of 1,000 elements untouched by the window's threads" in text
+    s = tab.summary()
+    assert s["window"] == {"first_block": 3, "blocks": 1, "threads": 256, "accesses": 768}
+    assert "grey: untouched by the window's threads" in tab.arrays.views[2].plot.titleLabel.text
+    tab.select_element(2, 5)  # C[5] was stored by thread 5, outside the window
+    assert tab.detail.text() == "C[5]: no thread in the window, block 3 of 4 (256 threads), touched it."
+    tab.findChild(QSpinBox, "kernelThread").setValue(5)
+    assert (
+        "is outside the window, block 3 of 4 (256 threads): it ran, but its accesses were not logged."
+        in tab.detail.text()
+    )
+    choose(tab, "transpose_naive")  # a template brings its own launch: the window is all of it again
+    assert tab.window_inputs() == (0, 0)
+
+
+def test_window_inputs_survive_recreating_the_window(qtbot, tmp_path) -> None:
+    settings = QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat)
+    w = create_main_window(backend="sim", settings=settings)
+    qtbot.addWidget(w)
+    tab_of(w).set_window(16, 16)
+    qtbot.waitUntil(lambda: str(settings.value("kernel/window_blocks", "")) == "16", timeout=5000)
+    w.close()
+    again = create_main_window(
+        backend="sim", settings=QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat)
+    )
+    qtbot.addWidget(again)
+    assert tab_of(again).window_inputs() == (16, 16)
+    again.close()

@@ -16,7 +16,13 @@ from pathlib import Path
 
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_OK, EXIT_USAGE
-from simtviz.core.trace_model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S, KernelCompileError, TraceRequest
+from simtviz.core.trace_model import (
+    DEFAULT_BUDGET,
+    DEFAULT_TIME_LIMIT_S,
+    BlockWindow,
+    KernelCompileError,
+    TraceRequest,
+)
 from simtviz.core.trace_source import TraceUnsupported
 
 NAME = "trace"
@@ -33,6 +39,13 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def block_window(text: str) -> BlockWindow:
+    try:
+        return BlockWindow.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, metavar="FILE.py", help="a Python file with a @cuda.jit kernel")
     parser.add_argument("--grid", type=dim, required=True, help="X[,Y[,Z]] blocks")
@@ -47,6 +60,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kernel", default=None, help="the kernel's name, when the file has several")
     parser.add_argument(
         "--budget", type=positive_int, default=None, help=f"most accesses to log (default {DEFAULT_BUDGET:,})"
+    )
+    parser.add_argument(
+        "--window",
+        type=block_window,
+        default=None,
+        metavar="FIRST:COUNT",
+        help="log only the threads of COUNT blocks from block FIRST (blocks in linear order: x, then y, "
+        "then z); every thread still runs (default: the whole launch)",
     )
     parser.add_argument(
         "--timeout",
@@ -98,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         budget=args.budget or DEFAULT_BUDGET,
         force=bool(args.force),
         time_limit_s=args.timeout,
+        window=args.window,
     )
     # The GPU's limits are the driver's business (its own error is the lesson); this process
     # makes no CUDA context of its own, so a GPU is described without opening one.

@@ -12,6 +12,10 @@ Terms, as ``simtviz trace --json`` defines them (shared/CONTRACT.md):
 - *efficiency*: distinct bytes accessed / (sectors × 32).
 Requests and sectors count accesses that were performed (in bounds); out-of-bounds attempts are
 counted and listed separately.
+
+Everything is computed from the logged rows: with a window of blocks (or a budget) smaller than
+the launch, "untouched", "multi_writer" and the out-of-bounds list speak of the logged threads'
+accesses only; ``accesses`` alone counts the whole launch.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ from simtviz.core.trace_rewrite import KINDS, Site
 F_THREAD, F_SITE, F_FLAGS, F_OFFSET, F_I0, F_I1, F_I2 = range(7)
 LOG_FIELDS = 7
 KIND_LOAD, KIND_STORE, KIND_ATOMIC = 0, 1, 2
+# The counters (also trace_helpers'): accesses outside the window, log slots taken inside it.
+C_OUTSIDE, C_SLOTS = 0, 1
+COUNTERS = 2
 WARP = 32
 SECTOR_BYTES = 32
 NOBODY = -1

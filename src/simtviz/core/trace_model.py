@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from simtviz.core.trace_analysis import Analysis, ArrayInfo
-from simtviz.core.trace_args import DEFAULT_SEED
+from simtviz.core.trace_args import DEFAULT_SEED, ArgSpecError
 from simtviz.core.trace_rewrite import Site
 
 # Accesses logged at most (56 bytes each): 2^21 ≈ 117 MB, fits a laptop GPU beside the arrays.
@@ -33,6 +33,84 @@ class KernelCompileError(ValueError):
 
 
 @dataclass(frozen=True)
+class BlockWindow:
+    """The blocks whose threads are logged: ``count`` blocks from ``first``, in linear block order
+    (blockIdx.x + blockIdx.y·gridDim.x + blockIdx.z·gridDim.x·gridDim.y). Whole blocks, so that
+    whole warps are logged and sectors per request stay true. Every thread still runs."""
+
+    first: int
+    count: int
+
+    @property
+    def last(self) -> int:
+        return self.first + self.count - 1
+
+    @classmethod
+    def parse(cls, text: str) -> BlockWindow:
+        """``FIRST:COUNT`` (the CLI's ``--window``); raises ValueError with words."""
+        first, sep, count = text.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            window = cls(int(first), int(count))
+        except ValueError:
+            raise ValueError(f"{text!r}: write FIRST:COUNT in blocks, e.g. 16:16") from None
+        if window.first < 0 or window.count < 1:
+            raise ValueError(f"{text!r}: the first block is 0 or more and the count at least 1")
+        return window
+
+
+def block_index(linear: int, grid: tuple[int, int, int]) -> tuple[int, int, int]:
+    """blockIdx (x, y, z) of the block with linear id ``linear``."""
+    gx, gy, _ = grid
+    return linear % gx, (linear // gx) % gy, linear // (gx * gy)
+
+
+def window_for(grid: tuple[int, int, int], first: int, count: int | None) -> BlockWindow | None:
+    """The window of ``count`` blocks from ``first`` (``count`` None or 0: through the last
+    block); None when that is the whole launch. Not checked: see ``window_problem``."""
+    if not count:
+        count = math.prod(grid) - first
+    if first == 0 and count == math.prod(grid):
+        return None
+    return BlockWindow(first, count)
+
+
+def window_problem(window: BlockWindow | None, grid: tuple[int, int, int]) -> str | None:
+    """Why ``window`` does not fit a launch of ``grid`` blocks, in words; None when it does."""
+    if window is None:
+        return None
+    blocks = math.prod(grid)
+    launch = (
+        f"the launch has {blocks:,} block{'s' if blocks != 1 else ''} (0–{blocks - 1:,})"
+        if blocks
+        else "the launch has no blocks"
+    )
+    if window.first < 0:
+        return f"the window's first block is {window.first}: blocks are numbered from 0"
+    if window.first >= blocks:
+        return f"the window starts at block {window.first:,}, but {launch}"
+    if window.count < 1:
+        return f"the window has {window.count} blocks: it needs at least 1"
+    if window.last >= blocks:
+        return f"the window takes blocks {window.first:,}–{window.last:,}, but {launch}"
+    return None
+
+
+def window_words(window: BlockWindow, grid: tuple[int, int, int], block: tuple[int, int, int]) -> str:
+    """E.g. ``blocks 16–31 of 4,096 (4,096 threads)``, with the blockIdx of both ends when the
+    grid has more than one dimension (linear order is then not obvious)."""
+    blocks = math.prod(grid)
+    span = f"block {window.first:,}" if window.count == 1 else f"blocks {window.first:,}–{window.last:,}"
+    text = f"{span} of {blocks:,} ({window.count * math.prod(block):,} threads)"
+    if grid[1] > 1 or grid[2] > 1:
+        ends = [block_index(window.first, grid), block_index(window.last, grid)]
+        idx = " to ".join(f"({x}, {y}, {z})" for x, y, z in ends[: 1 if window.count == 1 else 2])
+        text += f", blockIdx {idx}"
+    return text
+
+
+@dataclass(frozen=True)
 class TraceRequest:
     source: str
     grid: tuple[int, int, int]
@@ -46,10 +124,26 @@ class TraceRequest:
     force: bool = False
     time_kernel: bool = True  # GPU: also time the kernel as written and the traced one
     time_limit_s: float = DEFAULT_TIME_LIMIT_S  # the child process is killed after this
+    window: BlockWindow | None = None  # blocks whose threads are logged; None: the whole launch
 
     @property
     def threads(self) -> int:
         return math.prod(self.grid) * math.prod(self.block)
+
+    def logged_blocks(self) -> BlockWindow:
+        """The window as the kernel gets it: the whole launch when none was asked."""
+        return self.window or BlockWindow(0, math.prod(self.grid))
+
+    def check_window(self) -> None:
+        """ArgSpecError, in words, when the window does not fit the launch."""
+        problem = window_problem(self.window, self.grid)
+        if problem:
+            raise ArgSpecError(problem)
+
+    def cut_window(self) -> BlockWindow | None:
+        """The window when it leaves blocks out, else None (a window of the whole launch is none)."""
+        w = self.window
+        return None if w is None or (w.first == 0 and w.count == math.prod(self.grid)) else w
 
 
 @dataclass
@@ -70,6 +164,8 @@ class TraceResult:
     analysis_s: float | None = None
     check: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    window: BlockWindow | None = None  # set only when the window leaves blocks out
+    window_accesses: int | None = None  # accesses the window's threads made (logged or not)
 
     @property
     def threads(self) -> int:
@@ -85,19 +181,41 @@ class TraceResult:
             "threads": self.threads,
         }
         out.update(self.analysis.summary())
+        if self.window is not None:  # only then: without a window the keys are CONTRACT's, exactly
+            out["window"] = {
+                "first_block": self.window.first,
+                "blocks": self.window.count,
+                "threads": self.window.count * math.prod(self.block),
+                "accesses": self.window_accesses,
+            }
         out["kernel_ms"] = self.kernel_ms
         out["instrumented_ms"] = self.instrumented_ms
         if self.check is not None:
             out["check"] = self.check
         return out
 
+    def window_words(self) -> str | None:
+        """E.g. ``blocks 16–31 of 4,096 (4,096 threads)``; None without a window."""
+        return None if self.window is None else window_words(self.window, self.grid, self.block)
+
     def budget_note(self) -> str | None:
+        """What the log leaves out, when it leaves anything out: the window, the budget, or both."""
         a = self.analysis
         if a.logged >= a.accesses:
             return None
-        return (
-            f"logged {a.logged:,} of {a.accesses:,} accesses: the first ones in the order the "
-            "threads made them; raise the budget to see all"
+        head = f"logged {a.logged:,} of {a.accesses:,} accesses"
+        if self.window is None:
+            return f"{head}: the first ones in the order the threads made them; raise the budget to see all"
+        made = self.window_accesses if self.window_accesses is not None else a.logged
+        text = f"{head}: threads in window: {self.window_words()}; they made {made:,} of them"
+        if a.logged < made:
+            text += (
+                f"; the budget kept the first {a.logged:,} in the order the threads made them "
+                "(raise it to see all of the window's)"
+            )
+        return text + (
+            "; the counts, untouched elements, multiple writers and out-of-bounds accesses speak of "
+            "the logged accesses only (untouched: elements these threads did not touch)"
         )
 
 

@@ -44,7 +44,26 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         f"{s['kernel']}[{_dims(s['grid'])}, {_dims(s['block'])}] — {s['threads']:,} threads on "
         + ("the CUDA simulator" if s["backend"] == "sim" else s["backend"].removeprefix("gpu:")),
     ]
-    if s["logged"] < s["accesses"]:
+    window = s.get("window")
+    if window:
+        lines.append(
+            f"Threads in window: {result.window_words()}. Every thread ran; only these logged, so the "
+            "counts below, untouched elements, multiple writers and out-of-bounds accesses speak of them."
+        )
+        if s["logged"] < window["accesses"]:
+            lines.append(
+                f"Logged {s['logged']:,} of the {window['accesses']:,} accesses these threads made (the "
+                f"budget; the launch made {s['accesses']:,}): the counts below cover the logged ones; "
+                "raise the budget to see all of the window's."
+            )
+        elif window["accesses"]:
+            lines.append(
+                f"Logged all {window['accesses']:,} accesses these threads made, of "
+                f"{s['accesses']:,} the launch made."
+            )
+        else:
+            lines.append(f"These threads made no accesses (the launch made {s['accesses']:,}).")
+    elif s["logged"] < s["accesses"]:
         lines.append(
             f"Logged {s['logged']:,} of {s['accesses']:,} accesses (the budget): the counts below "
             "cover the logged ones; raise the budget to see all."
@@ -64,7 +83,9 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
                 f"[{', '.join(map(str, d['index']))}], but {d['array']} has shape {tuple(d['shape'])}"
             )
     else:
-        lines.append("No out-of-bounds accesses.")
+        lines.append(
+            "No out-of-bounds accesses by the window's threads." if window else "No out-of-bounds accesses."
+        )
     for name, a in s["arrays"].items():
         size = int(np.prod(a["shape"])) if a["shape"] else 1
         parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
@@ -72,7 +93,8 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
             parts.append(f"{a['atomics']:,} atomic adds")
         text = f"{name} {a['dtype']}{list(a['shape'])}: " + ", ".join(parts)
         if a["untouched"]:
-            text += f"; {a['untouched']:,} of {size:,} elements untouched"
+            by = " by the window's threads" if window else ""
+            text += f"; {a['untouched']:,} of {size:,} elements untouched{by}"
         if a["multi_writer"]:
             text += (
                 f"; {a['multi_writer']:,} elements stored by more than one thread "

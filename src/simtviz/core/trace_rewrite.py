@@ -4,7 +4,9 @@ The student's file is only *parsed* here (``ast``), never executed. In the kerne
 ``A[i]`` / ``A[i, j]`` / ``A[i, j, k]``, store ``C[i] = v``, augmented assignment ``C[i] += v``
 (a load and a store) and ``cuda.atomic.add(A, i, v)`` on a parameter array becomes a call to a
 helper of ``simtviz.kernels.trace_helpers`` that logs the access and performs it only when it is
-in bounds. Each such place is a ``Site`` with its id, line, array and kind.
+in bounds. Each such place is a ``Site`` with its id, line, array and kind. The traced kernel
+takes four more parameters (``EXTRA_PARAMS``): the log, its two counters, and the window of
+blocks whose threads are logged (first block in linear order, number of blocks).
 
 The rewritten tree keeps the student's line numbers (new nodes take the location of the node
 they replace) and is compiled against the student's own file name, so numba's typing errors
@@ -48,6 +50,9 @@ KINDS = ("load", "store", "atomic")
 LOG = "_tv_log"
 COUNT = "_tv_count"
 TID = "_tv_tid"
+FIRST = "_tv_first"  # the window: its first block (linear order) and how many blocks
+BLOCKS = "_tv_blocks"
+EXTRA_PARAMS = (LOG, COUNT, FIRST, BLOCKS)  # appended to the kernel's own parameters
 CUDA = "_tv_cuda"
 HELPER_MODULE = "simtviz.kernels.trace_helpers"
 ARRAY_ATTRIBUTES = {"shape", "size", "ndim", "strides", "itemsize", "dtype"}
@@ -520,15 +525,18 @@ def rewrite_kernel(
         body.extend(new if isinstance(new, list) else [new])
     first = fn.body[0]
     tid = _at(
-        ast.Assign(targets=[ast.Name(id=TID, ctx=ast.Store())], value=_call(PREFIX + "thread_id", [], first)),
+        ast.Assign(
+            targets=[ast.Name(id=TID, ctx=ast.Store())],
+            value=_call(PREFIX + "thread_id", [_name(FIRST, first), _name(BLOCKS, first)], first),
+        ),
         first,
     )
     rewriter.helpers.add("tv_thread_id")
     traced_fn = copy.copy(fn)
     traced_fn.body = [tid, *body]
     traced_fn.args = copy.deepcopy(fn.args)
-    traced_fn.args.args = [*traced_fn.args.args, ast.arg(arg=LOG), ast.arg(arg=COUNT)]
-    for a in traced_fn.args.args[-2:]:
+    traced_fn.args.args = [*traced_fn.args.args, *(ast.arg(arg=name) for name in EXTRA_PARAMS)]
+    for a in traced_fn.args.args[-len(EXTRA_PARAMS) :]:
         _at(a, fn)
 
     dropped = [n.lineno for n in tree.body if not _kept(n)]

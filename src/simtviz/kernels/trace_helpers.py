@@ -1,9 +1,13 @@
 """Device helpers a traced kernel calls instead of indexing its arrays (see core/trace_rewrite.py).
 
-Each access takes a slot in the log with ``cuda.atomic.add`` on a counter: the counter counts every
-attempt, and a row is written only while the slot is below the log's capacity, so an overfull log
-still says how many accesses the launch made. A thread's slots grow in its program order (its
-atomics are ordered), which is how the analysis numbers each thread's executions of a site.
+Only the threads of a *window* of blocks (``first`` .. ``first + blocks - 1`` in linear block order,
+whole blocks so that whole warps are logged) take log slots: ``tv_thread_id`` gives the others
+-1. Every access makes one ``cuda.atomic.add`` on a two-counter array: ``count[1]`` for a thread
+in the window (the value is its slot), ``count[0]`` for one outside. Both count every attempt,
+so the launch's accesses are ``count[0] + count[1]`` and the window's ``count[1]``, and a row is
+written only while the slot is below the log's capacity (the budget), so an overfull log still
+says how many accesses were made. A thread's slots grow in its program order (its atomics are
+ordered), which is how the analysis numbers each thread's executions of a site.
 
 The access itself happens only when every index is inside the array: a load out of bounds gives 0
 of the array's type, a store is skipped. Negative indices count as out of bounds too: CUDA C
@@ -40,6 +44,12 @@ KIND_LOAD = 0
 KIND_STORE = 1
 KIND_ATOMIC = 2
 KIND_NAMES = ("load", "store", "atomic")
+
+# The counter array: accesses of threads outside the window, and log slots taken (inside it).
+C_OUTSIDE = 0
+C_SLOTS = 1
+COUNTERS = 2
+NOT_LOGGED = -1  # tv_thread_id of a thread outside the window
 
 SIMULATOR = bool(config.ENABLE_CUDASIM)
 
@@ -93,9 +103,12 @@ def compile_ptx_offline(pyfunc: Callable[..., Any], signature: str, cc: tuple[in
 
 
 @_device
-def tv_thread_id():  # type: ignore[no-untyped-def]
-    """Global linear thread id, x fastest, blocks in x-then-y-then-z order."""
+def tv_thread_id(first, blocks):  # type: ignore[no-untyped-def]
+    """Global linear thread id (x fastest, blocks in x-then-y-then-z order) of a thread whose
+    block is in the window ``first`` .. ``first + blocks - 1``; NOT_LOGGED for any other."""
     block = cuda.blockIdx.x + cuda.gridDim.x * (cuda.blockIdx.y + cuda.gridDim.y * cuda.blockIdx.z)
+    if block < first or block - first >= blocks:
+        return NOT_LOGGED
     threads = cuda.blockDim.x * cuda.blockDim.y * cuda.blockDim.z
     inner = cuda.threadIdx.x + cuda.blockDim.x * (cuda.threadIdx.y + cuda.blockDim.y * cuda.threadIdx.z)
     return block * threads + inner
@@ -103,8 +116,10 @@ def tv_thread_id():  # type: ignore[no-untyped-def]
 
 @_device
 def _log(log, count, tid, site, flags, offset, i0, i1, i2):  # type: ignore[no-untyped-def]
-    slot = cuda.atomic.add(count, 0, 1)
-    if slot < log.shape[1]:
+    # One atomic per access, on the counter that fits the thread (a select, not a branch).
+    inside = tid >= 0
+    slot = cuda.atomic.add(count, C_SLOTS if inside else C_OUTSIDE, 1)
+    if inside and slot < log.shape[1]:
         log[F_THREAD, slot] = tid
         log[F_SITE, slot] = site
         log[F_FLAGS, slot] = flags
@@ -239,12 +254,12 @@ HELPER_NAMES = (
 )
 
 # A kernel that uses every helper, so CI proves they compile (kernels.registry).
-_PROBE_SIG = "void(float32[::1], float64[:, ::1], int32[:, :, ::1], int64[:, ::1], int64[::1])"
+_PROBE_SIG = "void(float32[::1], float64[:, ::1], int32[:, :, ::1], int64[:, ::1], int64[::1], int64, int64)"
 
 
 @cuda.jit
-def trace_helpers_probe(a, b, c, log, count):  # type: ignore[no-untyped-def]
-    tid = tv_thread_id()
+def trace_helpers_probe(a, b, c, log, count, first, blocks):  # type: ignore[no-untyped-def]
+    tid = tv_thread_id(first, blocks)
     i = tid
     v = tv_load1(a, i, log, count, tid, 0, 0) + tv_load2(b, i, 1, log, count, tid, 1, 1)
     tv_store1(a, i + 1, v, log, count, tid, 2, 0)

@@ -1,7 +1,8 @@
 """The ``trace`` experiment: the student's own kernel, rewritten to log every memory access.
 
 ``check`` refuses before anything runs: a launch the device would refuse (the simulator speaks
-for the driver), one too long for the simulator without ``force``, a bad budget or time limit,
+for the driver), one too long for the simulator without ``force``, a bad budget, time limit or
+window of blocks,
 and — without starting any process — a file the tracer cannot follow or arguments that do not
 match the kernel (``precheck``). ``run_gpu`` and ``run_sim`` run the kernel in a child process of
 its own (``isolated``): student code never runs in the app's process or in the simulator child
@@ -59,6 +60,7 @@ class TraceExperiment:
             raise ArgSpecError(f"the budget must be at least 1 access (got {request.budget})")
         if not request.time_limit_s > 0:
             raise ArgSpecError(f"the time limit must be more than 0 s (got {request.time_limit_s})")
+        request.check_window()
         precheck(request)
         if info.kind is BackendKind.SIM:
             rejection = simulated_rejection(launch_config(request), info.limits)

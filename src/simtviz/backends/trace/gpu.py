@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from simtviz.backends.base import Progress
-from simtviz.backends.trace.prepare import prepare
+from simtviz.backends.trace.prepare import new_counters, prepare, read_counts, window_args
 from simtviz.core.errors import KernelFailed, LaunchRejected
 from simtviz.core.trace_analysis import LOG_FIELDS, analyse
 from simtviz.core.trace_args import ArraySpec
@@ -68,13 +68,14 @@ def run_trace_gpu(request: TraceRequest, progress: Progress | None = None) -> Tr
 
         args = fresh()
         log = cp.zeros((LOG_FIELDS, capacity), dtype=cp.int64)
-        count = cp.zeros(1, dtype=cp.int64)
+        count = cp.asarray(new_counters())
+        window = window_args(request)
         if progress:
             progress(0.05)
         t0 = time.perf_counter()
         try:
             kernel = prepared.kernel(traced=True)
-            kernel[request.grid, request.block](*args, log, count)
+            kernel[request.grid, request.block](*args, log, count, *window)
         except launch_error_types() as exc:
             if type(exc) is ValueError and "LaunchConfig" not in str(exc):
                 raise prepared.compile_error(exc) from exc
@@ -91,8 +92,8 @@ def run_trace_gpu(request: TraceRequest, progress: Progress | None = None) -> Tr
         if progress:
             progress(0.4)
 
-        accesses = int(count.get()[0])
-        logged = min(accesses, capacity)
+        accesses, window_accesses = read_counts(count.get())
+        logged = min(window_accesses, capacity)
         t1 = time.perf_counter()
         analysis = analyse(
             log[:, :logged], accesses, prepared.rewrite.sites, prepared.arrays, request.block, cp
@@ -111,7 +112,9 @@ def run_trace_gpu(request: TraceRequest, progress: Progress | None = None) -> Tr
         if progress:
             progress(0.6)
 
-        result = prepared.result(request, f"gpu:{name}", analysis, host_log, outputs, compile_s, analysis_s)
+        result = prepared.result(
+            request, f"gpu:{name}", analysis, host_log, outputs, compile_s, analysis_s, window_accesses
+        )
         if request.time_kernel:
             _time_kernels(prepared, request, result, fresh, capacity)
         prepared.conclude(request, result)
@@ -143,10 +146,13 @@ def _time_kernels(
     traced = prepared.kernel(traced=True)
     log = cuda.as_cuda_array(cp.zeros((LOG_FIELDS, capacity), dtype=cp.int64), sync=False)
     launches = 1 + HOLD_ATTEMPTS * TIMED_LAUNCHES
-    counters = cp.zeros((launches, 1), dtype=cp.int64)
+    counters = cp.zeros((launches, len(new_counters())), dtype=cp.int64)
     counter_views = [cuda.as_cuda_array(counters[k], sync=False) for k in range(launches)]
     next_counter = iter(counter_views)
-    timing = timer.batch(lambda: traced[grid, block](*views, log, next(next_counter)), TIMED_LAUNCHES)
+    window = window_args(request)
+    timing = timer.batch(
+        lambda: traced[grid, block](*views, log, next(next_counter), *window), TIMED_LAUNCHES
+    )
     result.instrumented_ms = timing.median_ms
     if not (busy and timing.gpu_stayed_busy):
         result.notes.append("the GPU ran out of queued work while timing: those times include host gaps")

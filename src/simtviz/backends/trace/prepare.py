@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from simtviz.core.trace_analysis import LOG_FIELDS, ArrayInfo
+from simtviz.core.trace_analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, ArrayInfo
 from simtviz.core.trace_args import ArraySpec, build_host_args, match_parameters, parse_args
 from simtviz.core.trace_model import KernelCompileError, TraceRequest, TraceResult, evaluate_check
 from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
@@ -61,8 +61,10 @@ class Prepared:
         outputs: dict[str, np.ndarray],
         compile_s: float,
         analysis_s: float,
+        window_accesses: int,
     ) -> TraceResult:
         """The run's result, the same for both backends (the GPU adds its kernel times after)."""
+        window = request.cut_window()
         return TraceResult(
             backend=backend,
             kernel=self.rewrite.kernel,
@@ -76,10 +78,13 @@ class Prepared:
             outputs=outputs,
             compile_s=compile_s,
             analysis_s=analysis_s,
+            window=window,
+            window_accesses=window_accesses if window is not None else None,
         )
 
     def conclude(self, request: TraceRequest, result: TraceResult) -> TraceResult:
-        """The student's check over the final arrays and the budget's note, if any."""
+        """The student's check over the final arrays and the note on what the log left out
+        (the window, the budget), if anything."""
         if request.check:
             result.check = evaluate_check(request.check, {**self.inputs(), **result.outputs})
         note = result.budget_note()
@@ -113,8 +118,25 @@ def new_log(capacity: int) -> np.ndarray:
     return np.zeros((LOG_FIELDS, capacity), dtype=np.int64)
 
 
+def new_counters() -> np.ndarray:
+    return np.zeros(COUNTERS, dtype=np.int64)
+
+
+def window_args(request: TraceRequest) -> tuple[int, int]:
+    """The traced kernel's last two arguments: the window's first block and its block count."""
+    window = request.logged_blocks()
+    return window.first, window.count
+
+
+def read_counts(counters: Any) -> tuple[int, int]:
+    """(accesses the launch made, accesses the window's threads made) from the counters' values."""
+    outside, inside = int(counters[C_OUTSIDE]), int(counters[C_SLOTS])
+    return outside + inside, inside
+
+
 def prepare(request: TraceRequest) -> Prepared:
     """Parse and check everything that can be checked without running the student's code."""
+    request.check_window()
     specs_by_name = parse_args(request.args)
     tree = parse(request.source, request.filename)
     fn = choose_kernel(tree, request.kernel)

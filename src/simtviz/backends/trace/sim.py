@@ -6,12 +6,13 @@ threads made. It times nothing (``kernel_ms`` and ``instrumented_ms`` are None).
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
 
 from simtviz.backends.base import Progress
-from simtviz.backends.trace.prepare import new_log, prepare
+from simtviz.backends.trace.prepare import new_counters, new_log, prepare, read_counts, window_args
 from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchTooLarge
 from simtviz.core.estimates import estimate_seconds
 from simtviz.core.trace_analysis import analyse
@@ -41,15 +42,16 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
             progress(0.05)
         t0 = time.perf_counter()
         kernel = prepared.kernel(traced=True)
-        capacity = max(1, min(request.budget, SIM_BUDGET, SIM_ROWS_PER_THREAD * max(request.threads, 1)))
+        logged_threads = request.logged_blocks().count * math.prod(request.block)
+        capacity = max(1, min(request.budget, SIM_BUDGET, SIM_ROWS_PER_THREAD * max(logged_threads, 1)))
         device_args = [
             cuda.to_device(v) if isinstance(s, ArraySpec) else v
             for s, v in zip(prepared.specs, prepared.host, strict=True)
         ]
         log = cuda.to_device(new_log(capacity))
-        count = cuda.to_device(np.zeros(1, dtype=np.int64))
+        count = cuda.to_device(new_counters())
         try:
-            kernel[request.grid, request.block](*device_args, log, count)
+            kernel[request.grid, request.block](*device_args, log, count, *window_args(request))
         except Exception as exc:  # the student's code raised inside a simulated thread
             line = prepared.failure_line(exc)
             where = f"line {line}: " if line else ""
@@ -57,8 +59,8 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
         run_s = time.perf_counter() - t0
         if progress:
             progress(0.8)
-        accesses = int(count.copy_to_host()[0])
-        logged = min(accesses, capacity)
+        accesses, window_accesses = read_counts(count.copy_to_host())
+        logged = min(window_accesses, capacity)
         host_log = np.ascontiguousarray(log.copy_to_host()[:, :logged])
         outputs = {
             s.name: d.copy_to_host()
@@ -67,7 +69,9 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
         }
         t1 = time.perf_counter()
         analysis = analyse(host_log, accesses, prepared.rewrite.sites, prepared.arrays, request.block, np)
-        result = prepared.result(request, "sim", analysis, host_log, outputs, run_s, time.perf_counter() - t1)
+        result = prepared.result(
+            request, "sim", analysis, host_log, outputs, run_s, time.perf_counter() - t1, window_accesses
+        )
         prepared.conclude(request, result)
         if progress:
             progress(1.0)

@@ -37,7 +37,13 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
-from simtviz.core.trace_model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S, TraceRequest, TraceResult
+from simtviz.core.trace_model import (
+    DEFAULT_BUDGET,
+    DEFAULT_TIME_LIMIT_S,
+    TraceRequest,
+    TraceResult,
+    window_for,
+)
 from simtviz.core.trace_report import findings
 from simtviz.core.trace_source import TraceUnsupported, find_kernels
 from simtviz.core.trace_templates import templates
@@ -51,6 +57,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 INT_MAX = 2_147_483_647
+# Linear block ids reach 2^31 × 65,535² (past a QSpinBox's int32): a double holds every integer
+# up to 2^53 exactly (as the index map's window does).
+BLOCK_MAX = 2**53
+WINDOW_HELP = (
+    "Window: only the threads of these blocks (numbered x, then y, then z) are logged; every "
+    "thread still runs. Blocks 'all' = to the last block."
+)
 SAVE_DELAY_MS = 400
 KEY = "kernel/"  # settings keys: kernel/source, kernel/template, kernel/grid, …
 
@@ -131,11 +144,26 @@ class KernelTab(QWidget):
         self.timeLimit.setRange(0.5, 3600)
         self.timeLimit.setValue(DEFAULT_TIME_LIMIT_S)
         self.timeLimit.setSuffix(" s")
-        opts = QHBoxLayout()
-        opts.addWidget(QLabel("Budget (accesses)"))
-        opts.addWidget(self.budget)
-        opts.addWidget(QLabel("Time limit"))
-        opts.addWidget(self.timeLimit)
+        self.windowFirst = self._block_spin(
+            "kernelWindowFirst", "the window's first block (linear id, from 0)"
+        )
+        self.windowBlocks = self._block_spin(
+            "kernelWindowBlocks", "how many blocks the window takes ('all': through the last block)"
+        )
+        self.windowBlocks.setSpecialValueText("all")
+        # A grid, not a row: every input keeps its place whatever is typed.
+        opts = QGridLayout()
+        opts.addWidget(QLabel("Budget (accesses)"), 0, 0)
+        opts.addWidget(self.budget, 0, 1)
+        opts.addWidget(QLabel("Time limit"), 0, 2)
+        opts.addWidget(self.timeLimit, 0, 3)
+        opts.addWidget(QLabel("Window: first block"), 1, 0)
+        opts.addWidget(self.windowFirst, 1, 1)
+        opts.addWidget(QLabel("blocks"), 1, 2)
+        opts.addWidget(self.windowBlocks, 1, 3)
+        window_help = QLabel(WINDOW_HELP, objectName="kernelWindowHelp")
+        window_help.setWordWrap(True)
+        opts.addWidget(window_help, 2, 0, 1, 4)
         self.runButton = QPushButton("Run traced", objectName="kernelRunButton")
         self.cancelButton = QPushButton("Cancel", objectName="kernelCancelButton")
         self.cancelButton.setEnabled(False)
@@ -216,9 +244,29 @@ class KernelTab(QWidget):
             spin.valueChanged.connect(self._changed)
         self.budget.valueChanged.connect(self._changed)
         self.timeLimit.valueChanged.connect(self._changed)
+        self.windowFirst.valueChanged.connect(self._changed)
+        self.windowBlocks.valueChanged.connect(self._changed)
         self.arrays.elementClicked.connect(self.select_element)
         self.threadSpin.valueChanged.connect(self.select_thread)
         self.lines.itemSelectionChanged.connect(self._on_line_selected)
+
+    @staticmethod
+    def _block_spin(name: str, tip: str) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox(objectName=name)
+        spin.setDecimals(0)
+        spin.setRange(0, BLOCK_MAX)
+        spin.setValue(0)
+        spin.setToolTip(tip)
+        return spin
+
+    def window_inputs(self) -> tuple[int, int]:
+        """(first block, blocks) as typed; blocks 0 means through the last block."""
+        return int(self.windowFirst.value()), int(self.windowBlocks.value())
+
+    def set_window(self, first: int = 0, blocks: int = 0) -> None:
+        """The window's inputs; the defaults are the whole launch."""
+        self.windowFirst.setValue(first)
+        self.windowBlocks.setValue(blocks)
 
     # --- state -------------------------------------------------------------------------------
     def _changed(self, *_: Any) -> None:
@@ -236,6 +284,9 @@ class KernelTab(QWidget):
         qs.setValue(KEY + "check", self.check.text())
         qs.setValue(KEY + "budget", self.budget.value())
         qs.setValue(KEY + "time_limit", self.timeLimit.value())
+        first, blocks = self.window_inputs()
+        qs.setValue(KEY + "window_first", first)
+        qs.setValue(KEY + "window_blocks", blocks)
         qs.sync()
 
     def _restore(self) -> None:
@@ -259,6 +310,9 @@ class KernelTab(QWidget):
             self.check.setText(str(qs.value(KEY + "check", "")))
             self.budget.setValue(int(str(qs.value(KEY + "budget", DEFAULT_BUDGET))))
             self.timeLimit.setValue(float(str(qs.value(KEY + "time_limit", DEFAULT_TIME_LIMIT_S))))
+            self.set_window(
+                int(str(qs.value(KEY + "window_first", 0))), int(str(qs.value(KEY + "window_blocks", 0)))
+            )
         except (TypeError, ValueError):
             log.warning("the saved Your kernel settings were unreadable; kept the text only")
         finally:
@@ -291,6 +345,7 @@ class KernelTab(QWidget):
             self._set_dims(",".join(map(str, t.grid)), ",".join(map(str, t.block)))
             self.refresh_params(dict(t.args))
             self.check.setText(t.check or "")
+            self.set_window()  # a template brings its own launch: the window starts as all of it
         finally:
             self._loading = False
         if save:
@@ -361,6 +416,7 @@ class KernelTab(QWidget):
             check=self.check.text().strip() or None,
             force=force,
             time_limit_s=self.timeLimit.value(),
+            window=window_for(self.grid(), *self.window_inputs()),
         )
 
     def run(self, force: bool = False) -> bool:
@@ -452,7 +508,12 @@ class KernelTab(QWidget):
             idx.append(i)
         where = f"{info.name}[{', '.join(map(str, reversed(idx)))}]"
         if rows.size == 0:
-            self.detail.setText(f"{where}: no thread touched it.")
+            if d.result.window is not None:
+                self.detail.setText(
+                    f"{where}: no thread in the window, {d.result.window_words()}, touched it."
+                )
+            else:
+                self.detail.setText(f"{where}: no thread touched it.")
             return
         threads = sorted({int(t) for t in d.thread[rows]})
         listed = "; ".join(f"thread {int(d.thread[r]):,} {d.row_words(r)}" for r in rows[:SHOWN_ACCESSES])
@@ -472,6 +533,13 @@ class KernelTab(QWidget):
         if t < 0:
             return
         rows = self._data.thread_rows(t)
+        window = self._data.result.window
+        if window is not None and not window.first <= t // self._data.per_block <= window.last:
+            self.detail.setText(
+                f"{self._data.thread_words(t)} is outside the window, {self._data.result.window_words()}: "
+                "it ran, but its accesses were not logged."
+            )
+            return
         text = f"{self._data.thread_words(t)}: {rows.size:,} accesses"
         if rows.size:
             text += ": " + "; ".join(self._data.row_words(r) for r in rows[:SHOWN_ACCESSES])

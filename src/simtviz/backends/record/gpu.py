@@ -57,7 +57,8 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
     # CuPy arrays, more than the kernel below 2^20 threads): the GPU is kept busy while the
     # launch is queued, so the events' interval is GPU time only (as vecadd times its kernel).
     timer = gpu_timer(backend)
-    timer.hold(HOLD_RECORD_NS)
+    hold_ns = getattr(backend, "_record_hold_ns", HOLD_RECORD_NS)
+    timer.hold(hold_ns)
     start.record()
     t0 = time.perf_counter()
     launch_or_reject(
@@ -70,6 +71,8 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
     launch_host_ms = (time.perf_counter() - t0) * 1000
     stop.record()
     gpu_stayed_busy = not start.done  # still holding when the launch was queued
+    if not gpu_stayed_busy:  # this host is slower than the hold allows: hold longer next time
+        backend._record_hold_ns = min(4 * hold_ns, HOLD_RECORD_MAX_NS)  # type: ignore[attr-defined]
     synchronize_or_fail(stop.synchronize)
     kernel_ms = cp.cuda.get_elapsed_time(start, stop) if gpu_stayed_busy else None
     span_ms, run_ms = thread_spans_ms(fields["t_ns"], ended)
@@ -100,8 +103,10 @@ def record_on_gpu(backend: Backend, request: Any, progress: Progress | None = No
 
 
 # The hold before a recording launch: 10× the host's launch cost, and ≈1 ms on the Run → map
-# time. If the host still takes longer (a paused process), the events are discarded, not shown.
+# time. If the host still takes longer (a paused process), the events are discarded, not shown,
+# and the next launch holds 4× longer (up to HOLD_RECORD_MAX_NS).
 HOLD_RECORD_NS = 1_000_000
+HOLD_RECORD_MAX_NS = 64_000_000
 
 
 def gpu_timer(backend: Backend) -> GpuTimer:

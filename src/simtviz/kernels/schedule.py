@@ -1,8 +1,9 @@
 """Kernels for the schedule experiment: each block writes down its SM and when it started and ended.
 
 Every thread spins on ``%globaltimer`` for ``work_ns`` so that blocks stay resident long enough
-for residency and waves to show; then the block synchronises and thread 0 records
-(SM, start, end) in the block's row. Shared memory per block is the launch's dynamic shared
+for residency and waves to show; then the block synchronises, thread 0 records (SM, start, end)
+in the block's row, and the block synchronises again so that no warp leaves before the stamp.
+Shared memory per block is the launch's dynamic shared
 memory (the 4th launch argument, ``kernel[grid, block, 0, smem]``): the driver reserves it for
 every block whether or not the kernel touches it, so one kernel serves every size.
 
@@ -41,6 +42,10 @@ def schedule_blocks(work_ns, smid, start_ns, end_ns):
         smid[b] = sm_id()
         start_ns[b] = started
         end_ns[b] = global_timer_ns()
+    # No warp leaves before the end is stamped: an SM frees each warp's registers as that warp
+    # exits, so without this barrier the next block could start while thread 0's warp is still
+    # stamping, and one more block than fits would look resident (measured: 5 where 4 fit).
+    cuda.syncthreads()
 
 
 @cuda.jit
@@ -96,6 +101,7 @@ def schedule_blocks_heavy(work_ns, smid, start_ns, end_ns):
         # Never true in practice (a 64-bit hash hitting one value), but the compiler cannot know.
         if total == 0x5EED:
             end_ns[b] = -2
+    cuda.syncthreads()  # as in schedule_blocks: no warp leaves before the end is stamped
 
 
 @cache

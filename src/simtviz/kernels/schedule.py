@@ -3,9 +3,9 @@
 Every thread spins on ``%globaltimer`` for ``work_ns`` so that blocks stay resident long enough
 for residency and waves to show; then the block synchronises, thread 0 records (SM, start, end)
 in the block's row, and the block synchronises again so that no warp leaves before the stamp.
-Shared memory per block is the launch's dynamic shared
-memory (the 4th launch argument, ``kernel[grid, block, 0, smem]``): the driver reserves it for
-every block whether or not the kernel touches it, so one kernel serves every size.
+Shared memory per block is the launch's dynamic shared memory (the 4th launch argument,
+``kernel[grid, block, 0, smem]``): the driver reserves it for every block whether or not the
+kernel touches it, so one kernel serves every size.
 
 ``schedule_blocks_heavy`` does the same while keeping many 64-bit values alive across the spin,
 so it needs many more registers per thread: with it the register file, not the thread count,

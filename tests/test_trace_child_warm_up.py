@@ -23,7 +23,7 @@ def test_the_warm_up_traces_a_tiny_vecadd_and_prints_nothing(capfd: pytest.Captu
         summaries.append(result.summary())
         return result
 
-    warm_up(runner)
+    warm_up(runner, threads=128)  # a GPU child's warm-up is bigger; the simulator runs this one
     # 128 threads × (load A, load B, store C), all in bounds: the whole traced path ran.
     assert [(s["accesses"], s["logged"], s["oob_total"]) for s in summaries] == [(384, 384, 0)]
     out, err = capfd.readouterr()
@@ -36,5 +36,5 @@ def test_a_failing_warm_up_leaves_the_real_run_to_say_it(capfd: pytest.CaptureFi
     def runner(_request: Any, _progress: Any) -> Any:
         raise RuntimeError("no GPU after all")
 
-    warm_up(runner)  # the real run will say what is wrong, in its own words
+    warm_up(runner, threads=128)  # the real run will say what is wrong, in its own words
     assert capfd.readouterr().err == ""

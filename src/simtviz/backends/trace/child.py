@@ -122,12 +122,14 @@ def main(argv: list[str] | None = None) -> int:
     os._exit(0)
 
 
-# The warm-up's kernel: a template's vecadd, 4 blocks of 32 (tiny, but every warp full).
+# The warm-up's kernel: a template's vecadd over 2^16 threads (196,608 accesses). Not tiny on
+# purpose: CuPy's scans and reductions take other kernels above a few thousand elements, and a
+# warm-up too small to reach them left the first 10^7-access analysis 120 ms slower (H200).
 WARM_UP_TEMPLATE = "vecadd_guarded"
-WARM_UP_THREADS = 128
+WARM_UP_THREADS = 1 << 16
 
 
-def warm_up(runner: Any) -> None:
+def warm_up(runner: Any, threads: int = WARM_UP_THREADS) -> None:
     """One tiny traced run before saying ``ready``, its output discarded, so the student's Run
     only compiles their own kernel: the first compile in a process also sets up numba's NVVM and
     typing (≈0.8 s on the H200) and the analysis loads CuPy's kernels (on a machine that never ran
@@ -138,11 +140,11 @@ def warm_up(runner: Any) -> None:
     from simtviz.core.trace_templates import template
 
     t = template(WARM_UP_TEMPLATE)
-    n = WARM_UP_THREADS
+    n = threads
     request = TraceRequest(
         t.source,
-        (n // 32, 1, 1),
-        (32, 1, 1),
+        (-(-n // 256), 1, 1),
+        (min(n, 256), 1, 1),
         {"A": f"float32[{n}]:random", "B": f"float32[{n}]:random", "C": f"float32[{n}]"},
         filename=t.file,
     )

@@ -130,3 +130,26 @@ def test_the_map_exports_a_png_and_the_records_an_npz(qtbot, gpu_window, tmp_pat
         assert (data["smid"] >= 0).all()
     if os.environ.get("OUT"):
         Path(png).replace(Path(os.environ["OUT"]) / "gpu-map.png")
+
+
+def test_the_issues_elongated_launch_opens_readable_on_the_gpu(qtbot, gpu_window) -> None:
+    # Issue 10, item 9: grid (4096, 16) × (256, 1) on the H200 drew a 262,144 × 16 window as a
+    # flat line with a ±100,000 y axis. Now it opens on its first blocks, every row in view.
+    rec = _run(qtbot, gpu_window, (4096, 16, 1), (256, 1, 1))
+    view = gpu_window.indexMap
+    assert rec.window.size[:2] == (262_144, 16)  # the default budget: 4,194,304 threads
+    assert view.is_elongated() and view.seeAllButton.isVisible()
+    shown = view.plot.vb.viewRect()
+    _say("first view", shown)
+    assert shown.top() <= 0 and shown.bottom() >= 15  # all 16 rows
+    assert shown.width() < 2_000  # a few blocks of 256, not 262,144 columns squeezed into a line
+    view.seeAllButton.click()
+    qtbot.waitUntil(lambda: view.is_stretched(), timeout=TIMEOUT_MS)
+    shown = view.plot.vb.viewRect()
+    _say("see all", shown)
+    assert shown.left() <= 0 and shown.right() >= 262_143 and shown.bottom() >= 15
+
+
+def _say(what: str, rect) -> None:  # the numbers docs/BENCHMARKS.md quotes (pytest -s)
+    x, y = f"{rect.left():.1f}..{rect.right():.1f}", f"{rect.top():.1f}..{rect.bottom():.1f}"
+    print(f"ELONGATED {what}: x {x}, y {y}")

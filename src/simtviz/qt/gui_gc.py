@@ -24,11 +24,19 @@ _collector: GuiThreadCollector | None = None
 
 
 class GuiThreadCollector(QObject):
-    """Collects on a timer of the application's (GUI) thread; owned by the QCoreApplication."""
+    """Collects on a timer of the application's (GUI) thread; owned by the QCoreApplication.
+
+    Generation by generation as CPython decides: the youngest when more than ``threshold0`` objects
+    were made since, an older one when it was passed over ``threshold1`` / ``threshold2`` times, and
+    the oldest only once a quarter more objects reached it than a full collection left there (a full
+    collection takes from tens of milliseconds to over 100 ms: the window stalls meanwhile).
+    """
 
     def __init__(self, app: QCoreApplication) -> None:
         super().__init__(app)
         self.thresholds = gc.get_threshold()
+        self.long_lived_total = len(gc.get_objects(2))
+        self.long_lived_pending = 0
         gc.disable()
         self.timer = QTimer(self)
         self.timer.setInterval(INTERVAL_MS)
@@ -44,11 +52,17 @@ class GuiThreadCollector(QObject):
         t_young, t_middle, t_old = self.thresholds
         if young <= t_young:
             return None
-        generation = 0
-        if middle > t_middle:
-            generation = 2 if old > t_old else 1
-        gc.collect(generation)
-        return generation
+        if middle <= t_middle:
+            gc.collect(0)
+            return 0
+        if old > t_old and self.long_lived_pending > self.long_lived_total // 4:
+            gc.collect(2)
+            self.long_lived_total = len(gc.get_objects(2))
+            self.long_lived_pending = 0
+            return 2
+        moving = len(gc.get_objects(0)) + len(gc.get_objects(1))
+        self.long_lived_pending += moving - gc.collect(1)
+        return 1
 
 
 def collect_on_gui_thread() -> GuiThreadCollector:

@@ -6,6 +6,7 @@ GPU tests (marked ``gpu``) run in their own process: ``SIMTVIZ_BACKEND=gpu pytho
 from __future__ import annotations
 
 import os
+import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("SIMTVIZ_BACKEND", "sim")
@@ -30,3 +31,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def backend_kind() -> str:
     return BACKEND
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """Once Qt's tests have turned automatic collection off (simtviz.qt.gui_gc), collect here, on
+    the main thread, whatever is due: tests without an event loop never tick the app's timer."""
+    gui_gc = sys.modules.get("simtviz.qt.gui_gc")
+    collector = gui_gc.installed() if gui_gc is not None else None
+    if collector is not None:
+        collector.collect_due()

@@ -17,6 +17,15 @@ from simtviz.core.launch import LaunchConfig
 
 
 @pytest.fixture(autouse=True)
+def _collect_on_gui_thread(qapp) -> None:
+    """As in the app: Qt objects a test leaves in cycles are freed on the GUI thread only, never
+    by a worker or simulated thread that trips the collector (simtviz.qt.gui_gc)."""
+    from simtviz.qt.gui_gc import collect_on_gui_thread
+
+    collect_on_gui_thread()
+
+
+@pytest.fixture(autouse=True)
 def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Never read or write the user's real settings file from a test."""
     folder = tmp_path_factory.mktemp("qsettings")

@@ -35,6 +35,7 @@ from simtviz.core.recording import Recording
 from simtviz.core.run_timings import kernel_time_words
 from simtviz.qt import dialogs
 from simtviz.qt.actions import build_actions, shortcut_text
+from simtviz.qt.gui_gc import collect_on_gui_thread
 from simtviz.qt.map import Cell, IndexMap
 from simtviz.qt.panels.inspector import ThreadInspector
 from simtviz.qt.panels.launch import LaunchPanel
@@ -532,4 +533,6 @@ class MainWindow(QMainWindow):
 
 def create_main_window(backend: str = "sim", settings: QSettings | None = None) -> MainWindow:
     """The main window, not shown yet. A QApplication must exist (CONTRACT.md)."""
+    # The window's worker threads must never run the cyclic collector over Qt objects (gui_gc).
+    collect_on_gui_thread()
     return MainWindow(backend, settings)

@@ -7,6 +7,7 @@ wavefronts as the most distinct words any one bank holds.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from simtviz.core.trace_report import findings
 from simtviz.core.trace_templates import template
 
 pytestmark = pytest.mark.usefixtures("needs_sim")
+DATA = Path(__file__).parent / "data" / "trace"  # the kernels below, shared with tests/gpu
 
 
 @pytest.fixture(scope="module")
@@ -92,25 +94,7 @@ def test_padded_tile_transpose_is_conflict_free_both_ways() -> None:
     np.testing.assert_array_equal(r.outputs["B"], r.inputs["A"].T)
 
 
-PATTERNS = """from numba import cuda, float32, float64
-
-
-@cuda.jit
-def patterns(A):
-    f = cuda.shared.array(64, float32)
-    d = cuda.shared.array(64, float64)
-    tx = cuda.threadIdx.x
-    f[tx] = tx  # f row
-    f[tx + 32] = tx  # f upper row
-    d[tx] = tx  # d row
-    d[tx + 32] = tx  # d upper row
-    cuda.syncthreads()
-    a = f[0]  # f broadcast
-    b = f[2 * tx]  # f stride 2
-    c = d[0]  # d broadcast
-    e = d[2 * tx]  # d stride 2
-    A[tx] = a + b + c + e
-"""
+PATTERNS = (DATA / "shared_patterns.py").read_text(encoding="utf-8")
 
 
 def test_broadcast_strides_and_float64_follow_the_bank_rule() -> None:
@@ -146,20 +130,7 @@ def test_broadcast_strides_and_float64_follow_the_bank_rule() -> None:
     np.testing.assert_array_equal(r.outputs["A"], expected)
 
 
-OOB = """from numba import cuda, float32
-
-
-@cuda.jit
-def shift(A, B):
-    s = cuda.shared.array(32, float32)
-    tx = cuda.threadIdx.x
-    i = cuda.grid(1)
-    s[tx] = A[i]
-    if tx == 31:
-        s[tx + 1] = -1.0  # past the end
-    cuda.syncthreads()
-    B[i] = s[tx + 1]  # lane 31 reads past the end
-"""
+OOB = (DATA / "shared_oob.py").read_text(encoding="utf-8")
 
 
 def test_out_of_bounds_shared_accesses_are_recorded_and_skipped() -> None:

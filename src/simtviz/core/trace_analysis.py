@@ -299,8 +299,13 @@ def _shared_site_counts(
         return {"requests": zeros, "wavefronts": zeros, "min_wavefronts": zeros, "max_conflict_degree": zeros}
     return {
         "requests": _ints(xp.bincount(rsite, minlength=nsites)),
-        "wavefronts": _ints(xp.bincount(rsite, weights=wave, minlength=nsites).astype(xp.int64)),
-        "min_wavefronts": _ints(xp.bincount(rsite, weights=least, minlength=nsites).astype(xp.int64)),
+        # float weights (CuPy sums them with a float atomic): exact below 2^53
+        "wavefronts": _ints(
+            xp.bincount(rsite, weights=wave.astype(xp.float64), minlength=nsites).astype(xp.int64)
+        ),
+        "min_wavefronts": _ints(
+            xp.bincount(rsite, weights=least.astype(xp.float64), minlength=nsites).astype(xp.int64)
+        ),
         "max_conflict_degree": _ints(_segment_max(xp, wave, rsite, nsites)),
     }
 

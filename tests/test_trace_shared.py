@@ -55,26 +55,27 @@ def global_row(result: TraceResult, array: str, kind: str) -> dict[str, Any]:
 
 
 def test_tile_transpose_reads_a_column_with_a_32_way_conflict_and_writes_rows_without() -> None:
-    # 64×64 float32, 2×2 blocks of 32×32: 4 blocks × 32 warps = 128 requests per line. A warp is
+    # A 64×32 float32 into B 32×64, grid (1, 2) of 32×32 blocks: 2 blocks × 32 warps = 64 requests
+    # per line, 2048 accesses. A warp is
     # one row ty of the block, lanes tx = 0..31. Write tile[ty, tx]: word 32·ty + tx, bank tx: 32
     # banks, 1 wavefront. Read tile[tx, ty]: word 32·tx + ty, bank ty for every lane, 32 words: 32.
     t = template("transpose_tile")
     r = run_template("transpose_tile")
     write, read = line_no(t.source, "tile[ty, tx] = A[y, x]"), line_no(t.source, "B[y, x] = tile[tx, ty]")
     w, rd = shared_row(r, write, "store"), shared_row(r, read, "load")
-    assert (w["array"], w["space"], w["count"], w["requests"]) == ("tile", "shared", 4096, 128)
-    assert (w["wavefronts"], w["wavefronts_per_request"], w["max_conflict_degree"]) == (128, 1.0, 1)
-    assert (rd["count"], rd["requests"], rd["wavefronts"]) == (4096, 128, 128 * 32)
-    assert (rd["wavefronts_per_request"], rd["max_conflict_degree"], rd["min_wavefronts"]) == (32.0, 32, 128)
+    assert (w["array"], w["space"], w["count"], w["requests"]) == ("tile", "shared", 2048, 64)
+    assert (w["wavefronts"], w["wavefronts_per_request"], w["max_conflict_degree"]) == (64, 1.0, 1)
+    assert (rd["count"], rd["requests"], rd["wavefronts"]) == (2048, 64, 64 * 32)
+    assert (rd["wavefronts_per_request"], rd["max_conflict_degree"], rd["min_wavefronts"]) == (32.0, 32, 64)
     # Global memory is coalesced both ways: 32 lanes × 4 bytes = 128 bytes = 4 sectors.
     assert global_row(r, "A", "load")["sectors_per_request"] == 4.0
     assert global_row(r, "B", "store")["sectors_per_request"] == 4.0
     s = r.summary()
     assert s["shared_arrays"] == {
-        "tile": {"shape": [32, 32], "dtype": "float32", "loads": 4096, "stores": 4096, "atomics": 0}
+        "tile": {"shape": [32, 32], "dtype": "float32", "loads": 2048, "stores": 2048, "atomics": 0}
     }
     assert set(s["arrays"]) == {"A", "B"}  # global arrays only, as CONTRACT's keys say
-    assert s["accesses"] == 4 * 4096 and s["oob_total"] == 0
+    assert s["accesses"] == 4 * 2048 and s["oob_total"] == 0
     np.testing.assert_array_equal(r.outputs["B"], r.inputs["A"].T)
     text = "\n".join(findings(r))
     assert f"line {read} load tile (shared): 32 wavefronts per request (up to a 32-way bank conflict" in text
@@ -88,7 +89,7 @@ def test_padded_tile_transpose_is_conflict_free_both_ways() -> None:
     r = run_template("transpose_tile_padded")
     write, read = line_no(t.source, "tile[ty, tx] = A[y, x]"), line_no(t.source, "B[y, x] = tile[tx, ty]")
     for row in (shared_row(r, write, "store"), shared_row(r, read, "load")):
-        assert (row["requests"], row["wavefronts"], row["wavefronts_per_request"]) == (128, 128, 1.0)
+        assert (row["requests"], row["wavefronts"], row["wavefronts_per_request"]) == (64, 64, 1.0)
         assert row["max_conflict_degree"] == 1
     assert r.summary()["shared_arrays"]["tile"]["shape"] == [32, 33]
     np.testing.assert_array_equal(r.outputs["B"], r.inputs["A"].T)

@@ -78,11 +78,11 @@ def test_gpu_counts_equal_the_simulators(name: str) -> None:
 
 @pytest.mark.parametrize(("name", "read_waves"), [("transpose_tile", 32.0), ("transpose_tile_padded", 1.0)])
 def test_tile_transposes_on_the_gpu_have_the_simulators_bank_conflicts(name: str, read_waves: float) -> None:
-    # Hand-worked in tests/test_trace_shared.py: 128 requests per line; the unpadded column read
+    # Hand-worked in tests/test_trace_shared.py: 64 requests per line; the unpadded column read
     # takes 32 wavefronts per request, the padded one 1; the row writes 1.
     r = run_isolated("gpu", request(name))
     rows = {row["kind"]: row for row in r.summary()["shared_lines"]}
-    assert rows["load"]["requests"] == rows["store"]["requests"] == 128
+    assert rows["load"]["requests"] == rows["store"]["requests"] == 64
     assert rows["load"]["wavefronts_per_request"] == read_waves
     assert rows["store"]["wavefronts_per_request"] == 1.0
     assert r.check is not None and r.check["passed"]

@@ -234,12 +234,13 @@ def test_window_inputs_survive_recreating_the_window(qtbot, tmp_path) -> None:
 def test_shared_lines_are_marked_in_the_table_and_a_warp_is_drawn_onto_banks(qtbot, window) -> None:
     tab = tab_of(window)
     choose(tab, "transpose_tile")
+    tab.timeLimit.setValue(300)  # ≈3 s alone; a busy test machine must not reach the 10 s default
     text = run_tab(qtbot, tab)
-    # 64×64 floats, 4 blocks of 32×32: 128 warps, each one request per line. Line 24 reads A and
+    # A 64×32 floats, 2 blocks of 32×32: 64 warps, each one request per line. Line 24 reads A and
     # writes a tile row (bank tx: 1 wavefront); line 29 reads a tile column (bank ty for all 32
     # lanes: 32 wavefronts) and writes B. Global lines keep their 4 sectors per request.
     assert "line 29 load tile (shared): 32 wavefronts per request (up to a 32-way bank conflict" in text
-    assert "tile float32[32, 32] (shared, one per block): 4,096 loads, 4,096 stores." in text
+    assert "tile float32[32, 32] (shared, one per block): 2,048 loads, 2,048 stores." in text
     table = tab.lines
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     assert headers == [
@@ -248,10 +249,10 @@ def test_shared_lines_are_marked_in_the_table_and_a_warp_is_drawn_onto_banks(qtb
     ]  # fmt: skip
     rows = [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
     assert rows == [
-        ["24", "A", "load", "4,096", "128", "4", "100%", "—", "—"],
-        ["24", "tile (shared)", "store", "4,096", "128", "—", "—", "1", "none"],
-        ["29", "B", "store", "4,096", "128", "4", "100%", "—", "—"],
-        ["29", "tile (shared)", "load", "4,096", "128", "—", "—", "32", "32-way"],
+        ["24", "A", "load", "2,048", "64", "4", "100%", "—", "—"],
+        ["24", "tile (shared)", "store", "2,048", "64", "—", "—", "1", "none"],
+        ["29", "B", "store", "2,048", "64", "4", "100%", "—", "—"],
+        ["29", "tile (shared)", "load", "2,048", "64", "—", "—", "32", "32-way"],
     ]
     table.selectRow(3)
     req = tab.warp.request

@@ -1,7 +1,7 @@
 """Run every Your-kernel template traced on this process's backend and print its summary (GPU checks).
 
 ``SIMTVIZ_BACKEND=gpu python scripts/trace_templates_gpu.py`` on the GPU machine; the same with
-``sim`` here. The two outputs must agree in every count (sectors per request included).
+``sim`` here. The two outputs must agree in every count (sectors and bank wavefronts per request included).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ activate(kind)
 from simtviz.core.trace_model import TraceRequest  # noqa: E402
 from simtviz.core.trace_templates import templates  # noqa: E402
 
-KEYS = ("accesses", "logged", "oob_total", "arrays", "lines", "kernel_ms", "instrumented_ms")
+KEYS = ("accesses", "logged", "oob_total", "arrays", "lines", "shared_lines", "kernel_ms", "instrumented_ms")
 
 
 def main() -> int:

@@ -82,6 +82,30 @@ def test_unguarded_vecadd_json_counts_three_oob_accesses_per_extra_thread(
         np.testing.assert_array_equal(data["final_C"][:1000].size, 1000)
 
 
+def test_a_kernel_with_a_shared_array_adds_its_bank_conflicts_to_the_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The stencil: 4 blocks × 128 threads; the tile takes 130 stores per block and 3 loads per
+    # thread (neighbouring words: 1 wavefront per request). CONTRACT's keys stay as they were.
+    out = tmp_path / "s.npz"
+    code, s, _ = trace_json(
+        capsys, str(KERNELS / "stencil_shared.py"), "--grid", "4", "--block", "128",
+        "--arg", "X=float32[512]:random", "--arg", "Y=float32[512]", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0 and s is not None
+    assert set(s) == SUMMARY_KEYS | {"shared_arrays", "shared_lines"}
+    assert set(s["arrays"]) == {"X", "Y"}
+    assert s["shared_arrays"]["tile"]["loads"] == 3 * 512 and s["shared_arrays"]["tile"]["stores"] == 4 * 130
+    assert {(r["line"], r["kind"], r["wavefronts_per_request"]) for r in s["shared_lines"]} == {
+        (21, "store", 1.0), (24, "store", 1.0), (26, "store", 1.0), (28, "store", 1.0), (30, "store", 1.0),
+        (33, "load", 1.0),
+    }  # fmt: skip
+    with np.load(out) as data:
+        assert data["arrays"].tolist() == ["X", "Y", "tile"]
+        assert data["array_spaces"].tolist() == ["global", "global", "shared"]
+        assert int((data["array"] == "tile").sum()) == 3 * 512 + 4 * 130
+
+
 def test_text_output_names_the_out_of_bounds_thread_and_index(capsys: pytest.CaptureFixture[str]) -> None:
     code = run(
         ["trace", str(KERNELS / "vecadd_unguarded.py"), "--grid", "4", "--block", "256", *VECADD_ARGS,

@@ -36,7 +36,8 @@ SCRIPT = textwrap.dedent(
         return "void(" + ", ".join(parts + ["int64[:, ::1]", "int64[::1]", "int64", "int64"]) + ")"
 
     def facts(ptx, cc):
-        return [".entry" in ptx, f".target sm_{cc[0]}{cc[1]}" in ptx, ptx.count("atom.")]
+        shared = ptx.count("ld.shared") + ptx.count("st.shared") + ptx.count("atom.shared")
+        return [".entry" in ptx, f".target sm_{cc[0]}{cc[1]}" in ptx, ptx.count("atom."), shared]
 
     out = {}
     for cc in [(7, 5), (9, 0)]:
@@ -74,7 +75,7 @@ def test_helpers_and_every_traced_template_compile_for_both_targets(compiled: di
     names = ["helpers", *(t.name for t in templates())]
     assert "stencil_shared" in names and len(names) >= 9
     assert sorted(compiled) == sorted(f"{n}@{cc}" for n in names for cc in ("75", "90"))
-    for key, (entry, target, atomics) in compiled.items():
+    for key, (entry, target, atomics, _shared) in compiled.items():
         assert entry and target, key
         assert atomics >= 1, key  # every traced access takes its log slot with an atomic add
 
@@ -84,3 +85,17 @@ def test_each_traced_access_takes_one_log_slot(compiled: dict[str, list]) -> Non
     assert compiled["vecadd_unguarded@90"][2] == 3
     assert compiled["transpose_naive@90"][2] == 2
     assert compiled["histogram_atomic@90"][2] == 3
+    # Shared arrays are traced on the GPU too: the tile transposes make 4 accesses (A, tile, tile,
+    # B); the stencil 12 (3 loads of X, 5 stores and 3 loads of the tile, 1 store of Y).
+    assert compiled["transpose_tile@90"][2] == compiled["transpose_tile_padded@90"][2] == 4
+    assert compiled["stencil_shared@90"][2] == 12
+
+
+def test_traced_shared_accesses_stay_in_shared_memory(compiled: dict[str, list]) -> None:
+    # The helpers take the shared array like any array; once inlined, its accesses are still
+    # ld/st.shared (a generic access would be slower and would not be what the student wrote).
+    for cc in ("75", "90"):
+        assert compiled[f"transpose_tile@{cc}"][3] >= 2
+        assert compiled[f"stencil_shared@{cc}"][3] >= 2
+        assert compiled[f"helpers@{cc}"][3] >= 6
+        assert compiled[f"vecadd_guarded@{cc}"][3] == 0

@@ -113,10 +113,63 @@ def test_a_syntax_error_names_its_line() -> None:
         rewrite_kernel(kernel("C[0] = = 1\n"))
 
 
-def test_shared_and_local_arrays_are_left_alone() -> None:
-    src = kernel("s = cuda.shared.array(32, float32)\ns[0] = A[0]\nC[0] = s[0]\n")
+def test_shared_arrays_are_traced_with_ids_after_the_parameters_and_local_ones_are_left_alone() -> None:
+    src = "TILE = 16\nPAD = TILE + 1\n" + kernel(
+        """\
+        s = cuda.shared.array((TILE, PAD), float32)
+        d = cuda.shared.array(shape=8, dtype=numba.float64)
+        t = cuda.local.array(4, float32)
+        s[0, 1] = A[0]
+        d[1] += s[1, 0]
+        t[0] = d[0]
+        cuda.atomic.add(d, 2, 1.0)
+        C[0] = t[0]
+        """
+    )
     rw = rewrite_kernel(src)
-    assert [(s.line, s.array, s.kind) for s in rw.sites] == [(7, "A", "load"), (8, "C", "store")]
+    assert rw.arrays == ("A", "C") and rw.array_names == ("A", "C", "s", "d")
+    assert [(s.name, s.shape, s.dtype, s.line) for s in rw.shared] == [
+        ("s", (16, 17), "float32", 8),
+        ("d", (8,), "float64", 9),
+    ]
+    got = [(s.line, s.array, s.kind, s.space) for s in rw.sites]
+    assert sorted(got) == sorted(
+        [(11, "A", "load", "global"), (11, "s", "store", "shared"),
+         (12, "d", "load", "shared"), (12, "s", "load", "shared"), (12, "d", "store", "shared"),
+         (13, "d", "load", "shared"), (14, "d", "atomic", "shared"), (15, "C", "store", "global")]
+    )  # fmt: skip
+    assert "cuda.shared.array((TILE, PAD), float32)" in rw.source  # created as written
+    assert rw.array_id("d") == 3
+
+
+SHARED_UNSUPPORTED = [
+    ("s = cuda.shared.array(TPB + 2, float32)\ns[0] = 1\n", 6, "must be known before the kernel runs"),
+    ("n = 8\ns = cuda.shared.array(n, float32)\n", 7, "must be known before the kernel runs"),
+    ("s = cuda.shared.array(0, float32)\n", 6, "dynamic shared memory"),
+    ("s = cuda.shared.array((2, 2, 2, 2), float32)\n", 6, "1 to 3"),
+    ("s = cuda.shared.array(8, np.dtype('f4'))\n", 6, "element type of the shared array s"),
+    ("s, t = cuda.shared.array(8, float32), 1\n", 6, "on a line of its own"),
+    (
+        "s = cuda.shared.array(8, float32)\nif A[0] > 0:\n    s = cuda.shared.array(8, float32)\n",
+        8,
+        "created twice",
+    ),
+    ("s = cuda.shared.array((8, 8), float32)\nx = s[0][1]\n", 7, "2-D but is indexed with 1"),
+    ("s = cuda.shared.array(8, float32)\nhelper(s)\n", 7, "passes the array s to helper"),
+    ("s = cuda.shared.array(8, float32)\ns = 1\n", 7, "assigns to the shared array s"),
+    ("s = cuda.shared.array(8, float32)\nx = s[2:]\n", 7, "slice"),
+    ("s = cuda.shared.array(8, float32)\ncuda.atomic.max(s, 0, 1.0)\n", 7, "only cuda.atomic.add"),
+    ("A = cuda.shared.array(8, float32)\n", 6, "has the name of a parameter"),
+]
+
+
+@pytest.mark.parametrize(("body", "line", "words"), SHARED_UNSUPPORTED)
+def test_each_unsupported_shared_construct_names_its_line(body: str, line: int, words: str) -> None:
+    src = "TPB = 8\n" + kernel(body, "A, B, C, n")
+    with pytest.raises(TraceUnsupported) as info:
+        rewrite_kernel(src, arrays={"A": 1, "B": 1, "C": 1})
+    assert info.value.line == line + 1  # the constant above shifts every line by one
+    assert words in str(info.value)
 
 
 NUMBA_TEXT = """Failed in cuda mode pipeline (step: nopython frontend)

@@ -7,6 +7,9 @@ Each run below is a child process of its own (``gpu`` or ``sim``), so both backe
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from simtviz.backends.trace.isolated import run_isolated
@@ -15,18 +18,27 @@ from simtviz.core.trace_model import BlockWindow, TraceRequest
 from simtviz.core.trace_templates import template, templates
 
 pytestmark = pytest.mark.gpu
+DATA = Path(__file__).parent.parent / "data" / "trace"  # kernels shared with tests/test_trace_shared.py
+SHARED_KEYS = ("shared_arrays", "shared_lines")  # present only for kernels with shared arrays
 
+# The kernel's own shared arrays are traced (a wrong index is skipped, never performed); one
+# inside a device function is not, so this one really writes 400 MB past its tile.
 FAULT = """import numba
 from numba import cuda
+
+
+@cuda.jit(device=True)
+def far(i, v):
+    tile = cuda.shared.array(32, numba.float32)
+    tile[i + 100_000_000] = v
+    cuda.syncthreads()
+    return tile[i + 100_000_000] + 1  # read back, so the compiler cannot drop the bad store
 
 
 @cuda.jit
 def fault(A):
     i = cuda.grid(1)
-    tile = cuda.shared.array(32, numba.float32)
-    tile[i + 100_000_000] = A[i]
-    cuda.syncthreads()
-    A[i] = tile[i + 100_000_000] + 1  # read back, so the compiler cannot drop the bad store
+    A[i] = far(i, A[i])
 """
 
 ENDLESS = """from numba import cuda
@@ -59,7 +71,45 @@ def test_gpu_counts_equal_the_simulators(name: str) -> None:
                     assert gpu[key][a][k] == sim[key][a][k], (a, k)
             continue
         assert gpu[key] == sim[key], key
+    for key in SHARED_KEYS:
+        assert gpu.get(key) == sim.get(key), key
     assert gpu["kernel_ms"] is not None and gpu["instrumented_ms"] is not None
+
+
+@pytest.mark.parametrize(("name", "read_waves"), [("transpose_tile", 32.0), ("transpose_tile_padded", 1.0)])
+def test_tile_transposes_on_the_gpu_have_the_simulators_bank_conflicts(name: str, read_waves: float) -> None:
+    # Hand-worked in tests/test_trace_shared.py: 64 requests per line; the unpadded column read
+    # takes 32 wavefronts per request, the padded one 1; the row writes 1.
+    r = run_isolated("gpu", request(name))
+    rows = {row["kind"]: row for row in r.summary()["shared_lines"]}
+    assert rows["load"]["requests"] == rows["store"]["requests"] == 64
+    assert rows["load"]["wavefronts_per_request"] == read_waves
+    assert rows["store"]["wavefronts_per_request"] == 1.0
+    assert r.check is not None and r.check["passed"]
+
+
+@pytest.mark.parametrize(
+    ("file", "grid", "block", "args"),
+    [
+        ("shared_patterns.py", (1, 1, 1), (32, 1, 1), {"A": "float32[32]"}),
+        ("shared_oob.py", (2, 1, 1), (32, 1, 1), {"A": "float32[64]:arange", "B": "float32[64]"}),
+    ],
+)
+def test_shared_patterns_and_out_of_bounds_give_the_simulators_counts(
+    file: str, grid: tuple, block: tuple, args: dict
+) -> None:
+    source = (DATA / file).read_text(encoding="utf-8")
+    gpu = run_isolated("gpu", TraceRequest(source, grid, block, args, filename=file))
+    sim = run_isolated("sim", TraceRequest(source, grid, block, args, filename=file, time_kernel=False))
+    g, s = gpu.summary(), sim.summary()
+    for key in ("accesses", "logged", "oob_total", "oob", "arrays", "lines", *SHARED_KEYS):
+        assert g[key] == s[key], key
+    for name, values in sim.outputs.items():
+        np.testing.assert_array_equal(gpu.outputs[name], values)  # the skipped accesses too
+    if file == "shared_oob.py":
+        # shared memory has no guard: the kernel as written is not timed, the traced one is
+        assert g["oob_total"] == 4 and g["kernel_ms"] is None and g["instrumented_ms"] is not None
+        assert any("was not timed" in note for note in gpu.notes)
 
 
 def test_transpose_on_the_gpu_has_4_and_16_sectors_per_request() -> None:
@@ -118,6 +168,8 @@ def test_a_window_gives_the_simulators_counts(
     assert gpu["window"]["accesses"] == logged
     for key in ("threads", "accesses", "logged", "oob_total", "oob", "arrays", "lines", "window"):
         assert gpu[key] == sim[key], key
+    for key in SHARED_KEYS:
+        assert gpu.get(key) == sim.get(key), key
     assert gpu["kernel_ms"] is not None and gpu["instrumented_ms"] is not None  # timed with the window
 
 

@@ -229,3 +229,42 @@ def test_window_inputs_survive_recreating_the_window(qtbot, tmp_path) -> None:
     qtbot.addWidget(again)
     assert tab_of(again).window_inputs() == (16, 16)
     again.close()
+
+
+def test_shared_lines_are_marked_in_the_table_and_a_warp_is_drawn_onto_banks(qtbot, window) -> None:
+    tab = tab_of(window)
+    choose(tab, "transpose_tile")
+    tab.timeLimit.setValue(300)  # ≈3 s alone; a busy test machine must not reach the 10 s default
+    text = run_tab(qtbot, tab)
+    # A 64×32 floats, 2 blocks of 32×32: 64 warps, each one request per line. Line 24 reads A and
+    # writes a tile row (bank tx: 1 wavefront); line 29 reads a tile column (bank ty for all 32
+    # lanes: 32 wavefronts) and writes B. Global lines keep their 4 sectors per request.
+    assert "line 29 load tile (shared): 32 wavefronts per request (up to a 32-way bank conflict" in text
+    assert "tile float32[32, 32] (shared, one per block): 2,048 loads, 2,048 stores." in text
+    table = tab.lines
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers == [
+        "line", "array", "kind", "count", "requests", "sectors/request", "efficiency",
+        "wavefronts/request", "worst conflict",
+    ]  # fmt: skip
+    rows = [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
+    assert rows == [
+        ["24", "A", "load", "2,048", "64", "4", "100%", "—", "—"],
+        ["24", "tile (shared)", "store", "2,048", "64", "—", "—", "1", "none"],
+        ["29", "B", "store", "2,048", "64", "4", "100%", "—", "—"],
+        ["29", "tile (shared)", "load", "2,048", "64", "—", "—", "32", "32-way"],
+    ]
+    table.selectRow(3)
+    req = tab.warp.request
+    # The first request logged: one warp (threadIdx.y = ty) in which lane tx reads tile[tx, ty],
+    # word 32·tx + ty: all 32 words in bank ty.
+    assert req["space"] == "shared" and sorted(req["lanes"]) == list(range(32))
+    (ty,) = {bank for banks in req["banks"] for bank in banks}
+    assert req["words_per_bank"] == [32 if b == ty else 0 for b in range(32)] and req["wavefronts"] == 32
+    tab.warp.grab()  # draws lanes onto banks
+    table.selectRow(0)  # a global line: lanes onto sectors, as before
+    assert tab.warp.request["space"] == "global" and len(set(tab.warp.request["sectors"])) == 4
+    assert [v.aid for v in tab.arrays.views] == [0, 1]  # maps of A and B; none for the tile
+    choose(tab, "transpose_naive")  # a kernel without shared arrays: today's seven columns
+    run_tab(qtbot, tab)
+    assert table.columnCount() == 7

@@ -11,7 +11,26 @@ Terms, as ``simtviz trace --json`` defines them (shared/CONTRACT.md):
   allocations are 256-byte aligned) per request, summed over requests;
 - *efficiency*: distinct bytes accessed / (sectors × 32).
 Requests and sectors count accesses that were performed (in bounds); out-of-bounds attempts are
-counted and listed separately.
+counted and listed separately. ``lines`` and ``arrays`` speak of global arrays (parameters) only.
+
+Shared arrays (``cuda.shared.array``, one copy per block) get bank conflicts instead of sectors,
+in ``shared_lines`` and ``shared_arrays`` (keys present only when the kernel has shared arrays):
+- 32 banks of 4 bytes: word = byte offset // 4 from the array's start, bank = word % 32. The
+  array's start is taken as word 0 of bank 0: moving a whole array by whole words only renames
+  the banks, so the conflicts below do not depend on where numba placed it (4-byte aligned or
+  more for 4- and 8-byte elements; 1- and 2-byte elements are paired into words as if the array
+  started on a word);
+- per request, each bank serves one distinct word per pass ("wavefront"); lanes reading the
+  same word share it (a broadcast, not a conflict). The request's *wavefronts* = the most
+  distinct words any one bank holds; 1 means conflict-free, n an n-way conflict;
+- 8-byte (and 16-byte) elements: the Programming Guide gives cc ≥ 5.x one rule, in 32-bit
+  words, with no separate 64-bit mode (that was cc 3.x), so each element counts as the 2 (or 4)
+  consecutive words it covers, in 2 (4) neighbouring banks. A warp reading 32 consecutive
+  float64 then needs 2 wavefronts (256 bytes, 128 per pass): the least possible, not a conflict.
+  So each request also has its *least* wavefronts, ceil(distinct words / 32), and a line is
+  conflict-free when ``wavefronts == min_wavefronts``;
+- per line: ``requests``, ``wavefronts`` (summed over requests), ``wavefronts_per_request``,
+  ``min_wavefronts`` and ``max_conflict_degree`` (the worst request's wavefronts).
 
 Everything is computed from the logged rows: with a window of blocks (or a budget) smaller than
 the launch, "untouched", "multi_writer" and the out-of-bounds list speak of the logged threads'
@@ -39,7 +58,10 @@ C_OUTSIDE, C_SLOTS = 0, 1
 COUNTERS = 2
 WARP = 32
 SECTOR_BYTES = 32
+BANKS = 32
+BANK_BYTES = 4
 NOBODY = -1
+GLOBAL, SHARED = "global", "shared"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +69,7 @@ class ArrayInfo:
     name: str
     shape: tuple[int, ...]
     dtype: str
+    space: str = GLOBAL  # or SHARED: a cuda.shared.array (one per block; array ids after the parameters)
 
     @property
     def size(self) -> int:
@@ -55,6 +78,11 @@ class ArrayInfo:
     @property
     def itemsize(self) -> int:
         return np.dtype(self.dtype).itemsize
+
+    @property
+    def words(self) -> int:
+        """4-byte bank words one element covers (1 for elements of 4 bytes or less)."""
+        return max(1, self.itemsize // BANK_BYTES)
 
 
 @dataclass
@@ -89,12 +117,16 @@ class Analysis:
     arrays: dict[str, dict[str, Any]]
     lines: list[dict[str, Any]]
     touch: dict[str, TouchMap] = field(default_factory=dict)
-    # Per site (index = site id): performed requests, sectors, distinct bytes; out-of-bounds count.
+    # Per site (index = site id): performed requests, sectors, distinct bytes; out-of-bounds count
+    # (shared sites: requests, wavefronts, min_wavefronts, max_conflict_degree instead of sectors).
     site_counts: list[dict[str, int]] = field(default_factory=list)
+    shared_arrays: dict[str, dict[str, Any]] | None = None  # None: the kernel has no shared array
+    shared_lines: list[dict[str, Any]] | None = None
 
     def summary(self) -> dict[str, Any]:
-        """The log-derived part of ``trace --json``."""
-        return {
+        """The log-derived part of ``trace --json``; the shared keys only when there are shared
+        arrays (without them the keys are CONTRACT's, exactly)."""
+        out = {
             "accesses": self.accesses,
             "logged": self.logged,
             "oob_total": self.oob_total,
@@ -102,6 +134,10 @@ class Analysis:
             "arrays": self.arrays,
             "lines": self.lines,
         }
+        if self.shared_arrays is not None:
+            out["shared_arrays"] = self.shared_arrays
+            out["shared_lines"] = self.shared_lines or []
+        return out
 
 
 def _host(a: Any) -> np.ndarray:
@@ -211,6 +247,69 @@ def _writers(xp: ModuleType, flat: Any, thread: Any, size: int) -> Any:
     return xp.bincount(f[new_pair], minlength=size)[:size]
 
 
+def _segment_max(xp: ModuleType, value: Any, group: Any, groups: int) -> Any:
+    """The largest ``value`` of each group ``0 .. groups - 1`` (0 where a group has none)."""
+    out = xp.zeros(groups, dtype=xp.int64)
+    n = int(value.shape[0])
+    if n == 0:
+        return out
+    order = lex_order(xp, value, group)
+    g, v = group[order], value[order]
+    last = xp.ones(n, dtype=bool)
+    last[:-1] = g[1:] != g[:-1]
+    out[g[last]] = v[last]
+    return out
+
+
+def bank_requests(xp: ModuleType, warp: Any, site: Any, inst: Any, word: Any) -> tuple[Any, Any, Any]:
+    """Shared-memory requests from one row per 4-byte word each access covers: per request
+    (warp, site, instance), its site, its wavefronts (the most distinct words in one bank) and
+    its least wavefronts (distinct words / 32, rounded up). See the module's docstring."""
+    if int(word.shape[0]) == 0:
+        empty = xp.zeros(0, dtype=xp.int64)
+        return empty, empty, empty
+    bank = word % BANKS
+    order = lex_order(xp, word, bank, inst, site, warp)  # request, then bank, then word
+    warp, site, inst, word, bank = warp[order], site[order], inst[order], word[order], bank[order]
+    new_request = _changes(xp, warp, site, inst)
+    new_word = new_request | _changes(xp, word)
+    new_bank = new_request | _changes(xp, bank)  # a new bank is always a new word too
+    request = xp.cumsum(new_request) - 1
+    requests = int(request[-1]) + 1
+    words_in_bank = xp.bincount((xp.cumsum(new_bank) - 1)[new_word])  # per (request, bank)
+    wavefronts = _segment_max(xp, words_in_bank, request[new_bank], requests)
+    distinct = xp.bincount(request[new_word], minlength=requests)
+    return site[new_request], wavefronts, (distinct + BANKS - 1) // BANKS
+
+
+def _shared_site_counts(
+    xp: ModuleType, warp: Any, site: Any, inst: Any, offset: Any, words: Any, nsites: int
+) -> dict[str, list[int]]:
+    """Per site: requests, wavefronts, min_wavefronts (sums over its requests) and
+    max_conflict_degree, from the performed shared accesses (``words``: words per element)."""
+    word = offset // BANK_BYTES
+    parts = [(warp, site, inst, word)]
+    for extra in range(1, int(words.max()) if int(words.shape[0]) else 1):
+        more = words > extra  # an 8-byte element covers the next word too (16-byte: 3 more)
+        parts.append((warp[more], site[more], inst[more], word[more] + extra))
+    cols = [xp.concatenate([p[k] for p in parts]) for k in range(4)]
+    rsite, wave, least = bank_requests(xp, *cols)
+    if int(rsite.shape[0]) == 0:
+        zeros = [0] * nsites
+        return {"requests": zeros, "wavefronts": zeros, "min_wavefronts": zeros, "max_conflict_degree": zeros}
+    return {
+        "requests": _ints(xp.bincount(rsite, minlength=nsites)),
+        # float weights (CuPy sums them with a float atomic): exact below 2^53
+        "wavefronts": _ints(
+            xp.bincount(rsite, weights=wave.astype(xp.float64), minlength=nsites).astype(xp.int64)
+        ),
+        "min_wavefronts": _ints(
+            xp.bincount(rsite, weights=least.astype(xp.float64), minlength=nsites).astype(xp.int64)
+        ),
+        "max_conflict_degree": _ints(_segment_max(xp, wave, rsite, nsites)),
+    }
+
+
 def analyse(
     log: Any,
     accesses: int,
@@ -236,10 +335,17 @@ def analyse(
     per_site = _ints(xp.bincount(site, minlength=nsites)) if logged else [0] * nsites
     oob_site = _ints(xp.bincount(site[oob], minlength=nsites)) if logged else [0] * nsites
 
-    # Requests, sectors, distinct bytes per site (performed accesses only).
+    # Requests, sectors, distinct bytes per site (performed accesses to global arrays only).
     inst = instances(xp, thread, site)
     ok = ~oob
-    warp, s_site, s_inst, off = warp_of(thread[ok], block), site[ok], inst[ok], log[F_OFFSET][ok]
+    has_shared = any(a.space == SHARED for a in arrays)
+    if has_shared:
+        shared_row = xp.asarray([a.space == SHARED for a in arrays])[array]
+        ok_shared = ok & shared_row
+        g = ok & ~shared_row
+    else:
+        g = ok
+    warp, s_site, s_inst, off = warp_of(thread[g], block), site[g], inst[g], log[F_OFFSET][g]
     requests = sectors = distinct = [0] * nsites
     if int(off.shape[0]):
         order = lex_order(xp, off, s_inst, s_site, warp)
@@ -251,7 +357,20 @@ def analyse(
         sectors = _ints(xp.bincount(s_site[new_sector], minlength=nsites))
         distinct = _ints(xp.bincount(s_site[new_byte], minlength=nsites))
     itemsize = {a.name: a.itemsize for a in arrays}
+    banks: dict[str, list[int]] = {}
+    if has_shared:
+        words = xp.asarray([a.words for a in arrays])[array[ok_shared]]
+        sw, ss, si, so = (
+            warp_of(thread[ok_shared], block),
+            site[ok_shared],
+            inst[ok_shared],
+            log[F_OFFSET][ok_shared],
+        )
+        banks = _shared_site_counts(xp, sw, ss, si, so, words, nsites)
     site_counts = [
+        {"count": per_site[s.id], "oob": oob_site[s.id], "requests": banks["requests"][s.id],
+         **{k: banks[k][s.id] for k in ("wavefronts", "min_wavefronts", "max_conflict_degree")}}
+        if s.space == SHARED else
         {"count": per_site[s.id], "oob": oob_site[s.id], "requests": requests[s.id],
          "sectors": sectors[s.id], "bytes": distinct[s.id] * itemsize[s.array]}
         for s in sites
@@ -259,7 +378,17 @@ def analyse(
 
     # Per source line and kind (two sites on one line, e.g. A[i] + A[i + 1], add up).
     rows: dict[tuple[int, str, str], dict[str, int]] = {}
+    shared_rows: dict[tuple[int, str, str], dict[str, int]] = {}
     for s, counts in zip(sites, site_counts, strict=True):
+        if s.space == SHARED:
+            srow = shared_rows.setdefault(
+                (s.line, s.array, s.kind),
+                {"count": 0, "requests": 0, "wavefronts": 0, "min_wavefronts": 0, "max_conflict_degree": 0},
+            )
+            for key in ("count", "requests", "wavefronts", "min_wavefronts"):
+                srow[key] += counts[key]
+            srow["max_conflict_degree"] = max(srow["max_conflict_degree"], counts["max_conflict_degree"])
+            continue
         row = rows.setdefault(
             (s.line, s.array, s.kind), {"count": 0, "requests": 0, "sectors": 0, "bytes": 0}
         )
@@ -286,20 +415,53 @@ def analyse(
             }
         )
 
+    shared_lines = []
+    for (line, name, kind_name), row in sorted(
+        shared_rows.items(), key=lambda kv: (kv[0][0], kv[0][1], KINDS.index(kv[0][2]))
+    ):
+        shared_lines.append(
+            {
+                "line": line,
+                "array": name,
+                "kind": kind_name,
+                "space": SHARED,
+                "count": row["count"],
+                "requests": row["requests"],
+                "wavefronts": row["wavefronts"],
+                "wavefronts_per_request": round(row["wavefronts"] / row["requests"], 4)
+                if row["requests"]
+                else None,
+                "min_wavefronts": row["min_wavefronts"],
+                "max_conflict_degree": row["max_conflict_degree"],
+            }
+        )
+
     oob_rows: dict[tuple[str, int, str], int] = {}
     for s in sites:
         if oob_site[s.id]:
             oob_key = (s.array, s.line, s.kind)
             oob_rows[oob_key] = oob_rows.get(oob_key, 0) + oob_site[s.id]
+    space = {a.name: a.space for a in arrays}
     oob_list = [
-        {"array": a, "line": ln, "kind": k, "count": c}
+        {"array": a, "line": ln, "kind": k, "count": c, **({"space": SHARED} if space[a] == SHARED else {})}
         for (a, ln, k), c in sorted(oob_rows.items(), key=lambda kv: (kv[0][1], kv[0][0]))
     ]
 
     summary_arrays: dict[str, dict[str, Any]] = {}
+    shared_arrays: dict[str, dict[str, Any]] = {}
     touch: dict[str, TouchMap] = {}
     for array_id, info in enumerate(arrays):
         mine = array == array_id
+        if info.space == SHARED:
+            # One copy per block: no per-element map (it would need one per block).
+            shared_arrays[info.name] = {
+                "shape": list(info.shape),
+                "dtype": info.dtype,
+                "loads": int((mine & (kind == KIND_LOAD)).sum()),
+                "stores": int((mine & (kind == KIND_STORE)).sum()),
+                "atomics": int((mine & (kind == KIND_ATOMIC)).sum()),
+            }
+            continue
         inb = mine & ok
         dims = [*info.shape, 1, 1][:3]
         flat = (log[F_I0] * dims[1] + log[F_I1]) * dims[2] + log[F_I2]
@@ -340,6 +502,8 @@ def analyse(
         lines=lines,
         touch=touch,
         site_counts=site_counts,
+        shared_arrays=shared_arrays if has_shared else None,
+        shared_lines=shared_lines if has_shared else None,
     )
 
 

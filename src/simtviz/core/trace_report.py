@@ -27,7 +27,14 @@ def _dims(values: list[int]) -> str:
 
 def timing_words(s: dict[str, Any]) -> str:
     if s.get("kernel_ms") is None:
-        return "Kernel time: not measured on the simulator (it runs each thread as Python)."
+        if s.get("backend") == "sim":
+            return "Kernel time: not measured on the simulator (it runs each thread as Python)."
+        if s.get("instrumented_ms") is not None:
+            return (
+                f"Kernel time: {s['instrumented_ms']:.3f} ms traced (GPU time, host launch cost excluded); "
+                "the kernel as written was not timed."
+            )
+        return "Kernel time: not measured."
     text = f"Kernel time: {s['kernel_ms']:.3f} ms as written"
     if s.get("instrumented_ms") is not None:
         slower = s["instrumented_ms"] / s["kernel_ms"] if s["kernel_ms"] else None
@@ -35,6 +42,19 @@ def timing_words(s: dict[str, Any]) -> str:
         if slower:
             text += f" ({slower:.0f}× slower: every access is logged)"
     return text + " (GPU time, host launch cost excluded)."
+
+
+def bank_words(row: dict[str, Any]) -> str:
+    """A shared line's bank conflicts in words, e.g. ``32 wavefronts per request (up to a 32-way
+    bank conflict; 1 without conflicts)``."""
+    per = row["wavefronts_per_request"]
+    least = row["min_wavefronts"] / row["requests"]
+    text = f"{per:g} wavefront{'s' if per != 1 else ''} per request"
+    if row["wavefronts"] == row["min_wavefronts"]:
+        if least == 1:
+            return text + " (no bank conflicts)"
+        return text + f" (no bank conflicts: {least:g} is the least for these elements)"
+    return text + f" (up to a {row['max_conflict_degree']}-way bank conflict; {least:g} without conflicts)"
 
 
 def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
@@ -101,8 +121,18 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
                 "(a race unless the threads write the same value)"
             )
         lines.append(text + ".")
-    for row in s["lines"]:
-        if row["requests"]:
+    for name, a in (s.get("shared_arrays") or {}).items():
+        parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
+        if a["atomics"]:
+            parts.append(f"{a['atomics']:,} atomic adds")
+        lines.append(
+            f"{name} {a['dtype']}{list(a['shape'])} (shared, one per block): " + ", ".join(parts) + "."
+        )
+    rows = [*s["lines"], *(s.get("shared_lines") or [])]
+    for row in sorted(rows, key=lambda r: r["line"]):  # stable: global rows first on a line
+        if row["requests"] and row.get("space") == "shared":
+            lines.append(f"line {row['line']} {row['kind']} {row['array']} (shared): " + bank_words(row))
+        elif row["requests"]:
             lines.append(
                 f"line {row['line']} {row['kind']} {row['array']}: {row['sectors_per_request']:g} "
                 f"sectors per request, {row['efficiency']:.0%} of the fetched bytes used"
@@ -126,7 +156,8 @@ def save_npz(result: TraceResult, path: str | Path) -> Path:
 
     Keys: ``log`` (logged, 7) int64 with ``log_fields`` naming its columns (flags = oob | kind << 1
     | array << 3), ``line``/``array``/``kind``/``oob`` per row decoded, ``sites`` (site id → line),
-    ``arrays`` (array id → name), ``summary`` (the trace --json object as JSON text), ``backend``,
+    ``arrays`` (array id → name: the parameters, then the shared arrays) with ``array_spaces``
+    (``global`` or ``shared``), ``summary`` (the trace --json object as JSON text), ``backend``,
     and each array's final values as ``final_<NAME>``.
     """
     log = np.ascontiguousarray(np.asarray(result.log).T)
@@ -143,6 +174,7 @@ def save_npz(result: TraceResult, path: str | Path) -> Path:
         "oob": (flags & 1).astype(bool),
         "sites": site_line,
         "arrays": np.array(names),
+        "array_spaces": np.array([a.space for a in result.arrays]),
         "summary": np.array(json.dumps(result.summary())),
         "backend": np.array(result.backend),
     }

@@ -1,12 +1,15 @@
-"""Rewriting a student's ``@cuda.jit`` kernel so that every access to a parameter array is logged.
+"""Rewriting a student's ``@cuda.jit`` kernel so that every access to its arrays is logged.
 
 The student's file is only *parsed* here (``ast``), never executed. In the kernel, each load
 ``A[i]`` / ``A[i, j]`` / ``A[i, j, k]``, store ``C[i] = v``, augmented assignment ``C[i] += v``
-(a load and a store) and ``cuda.atomic.add(A, i, v)`` on a parameter array becomes a call to a
-helper of ``simtviz.kernels.trace_helpers`` that logs the access and performs it only when it is
-in bounds. Each such place is a ``Site`` with its id, line, array and kind. The traced kernel
-takes four more parameters (``EXTRA_PARAMS``): the log, its two counters, and the window of
-blocks whose threads are logged (first block in linear order, number of blocks).
+(a load and a store) and ``cuda.atomic.add(A, i, v)`` on a parameter array or on a shared array
+the kernel creates (``s = cuda.shared.array(shape, dtype)``, see ``trace_shared``) becomes a call
+to a helper of ``simtviz.kernels.trace_helpers`` that logs the access and performs it only when it
+is in bounds. The log's array ids number the array parameters first, then the shared arrays in
+source order (``Rewrite.array_names``); the helpers are the same for both. Each such place is
+a ``Site`` with its id, line, array and kind. The traced kernel takes four more parameters
+(``EXTRA_PARAMS``): the log, its two counters, and the window of blocks whose threads are logged
+(first block in linear order, number of blocks).
 
 The rewritten tree keeps the student's line numbers (new nodes take the location of the node
 they replace) and is compiled against the student's own file name, so numba's typing errors
@@ -23,8 +26,11 @@ What the tracer refuses, each with the line (``TraceUnsupported``):
   ``len(A)`` or ``cuda.atomic.add(A, ...)`` — e.g. passing it to a device function, ``B = A``,
   ``A.T``; assigning to the parameter; ``del A[i]``; an element as a ``for`` target or inside a
   tuple/chained assignment; atomics other than ``add`` on it;
-- indexing a scalar parameter.
-Arrays that are not parameters (``cuda.shared.array``, ``cuda.local.array``) are left untraced.
+- indexing a scalar parameter;
+- a shared array whose shape or dtype is not known from the text, created other than as
+  ``NAME = cuda.shared.array(...)``, or twice under one name; the same uses of it as of a
+  parameter array above (passing it to a function, ``t = s``, other atomics, assigning to it).
+Local arrays (``cuda.local.array``) are left untraced.
 
 Top-level statements other than imports, function definitions and constant assignments
 (``TPB = 16``) are dropped from the module that runs: a file that launches its own kernel at
@@ -39,6 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from simtviz.core.trace_shared import SharedArray, find_shared_arrays
 from simtviz.core.trace_source import (
     PREFIX,
     TraceUnsupported,
@@ -73,6 +80,7 @@ class Site:
     array: str
     kind: str  # "load", "store" or "atomic"
     ndim: int
+    space: str = "global"  # "global" (a parameter array) or "shared" (a cuda.shared.array)
 
 
 @dataclass
@@ -81,11 +89,17 @@ class Rewrite:
 
     kernel: str
     params: tuple[str, ...]
-    arrays: tuple[str, ...]  # traced array parameters; the log's array id indexes this
+    arrays: tuple[str, ...]  # traced array parameters: array ids 0 .. len(arrays) - 1
     sites: tuple[Site, ...]
     tree: ast.Module  # traced module (student line numbers)
     plain_tree: ast.Module  # the same module, kernel as written (for its own timing)
     dropped_lines: list[int] = field(default_factory=list)
+    shared: tuple[SharedArray, ...] = ()  # shared arrays: the array ids after the parameters'
+
+    @property
+    def array_names(self) -> tuple[str, ...]:
+        """Every traced array by its log id: the parameters, then the shared arrays."""
+        return self.arrays + tuple(s.name for s in self.shared)
 
     @property
     def source(self) -> str:
@@ -96,7 +110,7 @@ class Rewrite:
         return compile(self.tree if traced else self.plain_tree, filename, "exec")
 
     def array_id(self, name: str) -> int:
-        return self.arrays.index(name)
+        return self.array_names.index(name)
 
 
 # --- the module around the kernel ------------------------------------------------------------
@@ -211,10 +225,19 @@ def _indices(node: ast.expr) -> list[ast.expr]:
 
 
 class _KernelRewriter(ast.NodeTransformer):
-    def __init__(self, arrays: dict[str, int], scalars: set[str], order: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        arrays: dict[str, int],
+        scalars: set[str],
+        order: tuple[str, ...],
+        shared: frozenset[str] = frozenset(),
+        shared_defs: frozenset[int] = frozenset(),
+    ) -> None:
         self.arrays = arrays  # name → ndim (0 until the first use fixes it, when not given)
         self.scalars = scalars
         self.order = order  # array ids
+        self.shared = shared  # names of the shared arrays (also in arrays and order)
+        self.shared_defs = shared_defs  # ids of the `s = cuda.shared.array(...)` statements
         self.sites: list[Site] = []
         self.helpers: set[str] = set()
 
@@ -224,9 +247,14 @@ class _KernelRewriter(ast.NodeTransformer):
         return self.order.index(name)
 
     def _site(self, node: ast.AST, array: str, kind: str, ndim: int) -> int:
-        site = Site(len(self.sites), node.lineno, node.col_offset, array, kind, ndim)  # type: ignore[attr-defined]
+        space = "shared" if array in self.shared else "global"
+        site = Site(len(self.sites), node.lineno, node.col_offset, array, kind, ndim, space)  # type: ignore[attr-defined]
         self.sites.append(site)
         return site.id
+
+    def _called(self, name: str) -> str:
+        """How a message names a traced array."""
+        return f"the shared array {name}" if name in self.shared else f"the array parameter {name}"
 
     def _is_array(self, node: ast.expr) -> bool:
         return isinstance(node, ast.Name) and node.id in self.arrays
@@ -328,7 +356,7 @@ class _KernelRewriter(ast.NodeTransformer):
             raise TraceUnsupported(node.lineno, f"the name {node.id} is reserved for the tracer ({PREFIX}…)")
         if node.id in self.arrays:
             if isinstance(node.ctx, ast.Store | ast.Del):
-                raise TraceUnsupported(node.lineno, f"assigns to the array parameter {node.id}")
+                raise TraceUnsupported(node.lineno, f"assigns to {self._called(node.id)}")
             raise TraceUnsupported(
                 node.lineno,
                 f"uses the array {node.id} as a value (passed to a function, assigned or returned): "
@@ -410,6 +438,8 @@ class _KernelRewriter(ast.NodeTransformer):
         return _at(ast.Expr(value=call), like)
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
+        if id(node) in self.shared_defs:  # `s = cuda.shared.array(shape, dtype)`: kept as written
+            return node
         element = [t for t in node.targets if isinstance(t, ast.Subscript) and self._is_array(t.value)]
         if not element:
             for target in node.targets:
@@ -515,10 +545,22 @@ def rewrite_kernel(
 
     import copy
 
-    # Array ids: the array parameters in the kernel's order.
+    shared, shared_defs = find_shared_arrays(tree, fn)
+    for s in shared:
+        if s.name in params:
+            raise TraceUnsupported(
+                s.line, f"the shared array {s.name} has the name of a parameter of {fn.name}"
+            )
+    # Array ids: the array parameters in the kernel's order, then the shared arrays.
     traced_arrays = tuple(p for p in params if p in array_dims)
     plain_fn = copy.deepcopy(fn)
-    rewriter = _KernelRewriter(dict(array_dims), scalars, traced_arrays)
+    rewriter = _KernelRewriter(
+        {**array_dims, **{s.name: len(s.shape) for s in shared}},
+        scalars,
+        traced_arrays + tuple(s.name for s in shared),
+        frozenset(s.name for s in shared),
+        frozenset(shared_defs),
+    )
     body: list[ast.stmt] = []
     for stmt in fn.body:
         new = rewriter.visit(stmt)
@@ -555,4 +597,5 @@ def rewrite_kernel(
         tree=traced,
         plain_tree=plain,
         dropped_lines=dropped,
+        shared=tuple(shared),
     )

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any
 
-from numba import config, cuda
+from numba import config, cuda, float32, float64, int32
 
 # Fields of the log (rows of the (LOG_FIELDS, capacity) array).
 F_THREAD = 0  # global linear thread id: block linear id * threads per block + thread linear id in block
@@ -253,7 +253,9 @@ HELPER_NAMES = (
     *(f"tv_{op}{n}" for op in ("load", "store", "atomic_add") for n in (1, 2, 3)),
 )
 
-# A kernel that uses every helper, so CI proves they compile (kernels.registry).
+# A kernel that uses every helper, on global and on shared arrays (the same helpers serve both:
+# numba passes a shared array to a device function like any array, and after inlining the
+# accesses stay ld/st.shared), so CI proves they compile (kernels.registry).
 _PROBE_SIG = "void(float32[::1], float64[:, ::1], int32[:, :, ::1], int64[:, ::1], int64[::1], int64, int64)"
 
 
@@ -269,6 +271,19 @@ def trace_helpers_probe(a, b, c, log, count, first, blocks):  # type: ignore[no-
     tv_atomic_add1(a, i, 1.0, log, count, tid, 6, 0)
     tv_atomic_add2(b, i, 0, 1.0, log, count, tid, 7, 1)
     tv_atomic_add3(c, i, 0, 0, 1, log, count, tid, 8, 2)
+    # shared arrays: array ids after the parameters'
+    s1 = cuda.shared.array(64, float64)
+    s2 = cuda.shared.array((32, 33), float32)
+    s3 = cuda.shared.array((2, 4, 8), int32)
+    tv_store1(s1, i, v, log, count, tid, 9, 3)
+    tv_store2(s2, i, 1, v, log, count, tid, 10, 4)
+    tv_store3(s3, 0, 1, i, w, log, count, tid, 11, 5)
+    cuda.syncthreads()
+    tv_atomic_add1(s1, i, 1.0, log, count, tid, 12, 3)
+    tv_atomic_add2(s2, 1, i, 1.0, log, count, tid, 13, 4)
+    tv_atomic_add3(s3, 1, 0, i, 1, log, count, tid, 14, 5)
+    x = tv_load1(s1, i, log, count, tid, 15, 3) + tv_load2(s2, 1, i, log, count, tid, 16, 4)
+    tv_store1(a, i, x + tv_load3(s3, 0, 1, i, log, count, tid, 17, 5), log, count, tid, 18, 0)
 
 
 PTX_KERNELS = {"trace_helpers_probe": _PROBE_SIG}

@@ -6,6 +6,9 @@ kernels are timed like the vecadd panel does (simtviz.backends.gpu_timing.GpuTim
 kernel keeps the GPU busy while the launches are queued, so events measure GPU time, not the
 host's launch cost) on scratch copies of the inputs, so the reported results are untouched. Each
 timed traced launch gets its own zeroed counter, so every launch logs as the reported one did.
+The kernel as written is not timed when the traced run found a shared-memory access out of
+bounds: shared memory has no guard, and such an access can fault (a global one past a CuPy
+allocation lands in its padding, as the unguarded vecadd's do).
 The analysis runs on the GPU (CuPy); only the summary, the maps and the log come back.
 """
 
@@ -116,7 +119,14 @@ def run_trace_gpu(request: TraceRequest, progress: Progress | None = None) -> Tr
             request, f"gpu:{name}", analysis, host_log, outputs, compile_s, analysis_s, window_accesses
         )
         if request.time_kernel:
-            _time_kernels(prepared, request, result, fresh, capacity)
+            shared_oob = [o for o in analysis.oob if o.get("space") == "shared"]
+            if shared_oob:
+                first = shared_oob[0]
+                result.notes.append(
+                    f"the kernel as written was not timed: it indexes the shared array {first['array']} "
+                    f"out of bounds (line {first['line']}), which on a GPU can fault"
+                )
+            _time_kernels(prepared, request, result, fresh, capacity, time_plain=not shared_oob)
         prepared.conclude(request, result)
         if progress:
             progress(1.0)
@@ -126,7 +136,12 @@ def run_trace_gpu(request: TraceRequest, progress: Progress | None = None) -> Tr
 
 
 def _time_kernels(
-    prepared: Any, request: TraceRequest, result: TraceResult, fresh: Any, capacity: int
+    prepared: Any,
+    request: TraceRequest,
+    result: TraceResult,
+    fresh: Any,
+    capacity: int,
+    time_plain: bool = True,
 ) -> None:
     import cupy as cp
     from numba import cuda
@@ -138,10 +153,12 @@ def _time_kernels(
     # numba views of the CuPy arrays: the same GPU time, a third of the host time per launch
     views = [cuda.as_cuda_array(a, sync=False) if isinstance(a, cp.ndarray) else a for a in scratch]
     grid, block = request.grid, request.block
-    plain = prepared.kernel(traced=False)
-    timing = timer.batch(lambda: plain[grid, block](*views), TIMED_LAUNCHES)
-    result.kernel_ms = timing.median_ms
-    busy = timing.gpu_stayed_busy
+    busy = True
+    if time_plain:
+        plain = prepared.kernel(traced=False)
+        timing = timer.batch(lambda: plain[grid, block](*views), TIMED_LAUNCHES)
+        result.kernel_ms = timing.median_ms
+        busy = timing.gpu_stayed_busy
 
     traced = prepared.kernel(traced=True)
     log = cuda.as_cuda_array(cp.zeros((LOG_FIELDS, capacity), dtype=cp.int64), sync=False)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from simtviz.core.trace_analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, ArrayInfo
+from simtviz.core.trace_analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, SHARED, ArrayInfo
 from simtviz.core.trace_args import ArraySpec, build_host_args, match_parameters, parse_args
 from simtviz.core.trace_model import KernelCompileError, TraceRequest, TraceResult, evaluate_check
 from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
@@ -145,7 +145,10 @@ def prepare(request: TraceRequest) -> Prepared:
     dims = {s.name: s.ndim for s in specs if isinstance(s, ArraySpec)}
     rewrite = rewrite_kernel(request.source, fn.name, dims, request.filename)
     host = build_host_args(specs, request.seed)
-    arrays = tuple(ArrayInfo(s.name, s.shape, s.dtype) for s in specs if isinstance(s, ArraySpec))
+    # In log-id order: the array parameters, then the kernel's shared arrays.
+    arrays = tuple(ArrayInfo(s.name, s.shape, s.dtype) for s in specs if isinstance(s, ArraySpec)) + tuple(
+        ArrayInfo(s.name, s.shape, s.dtype, SHARED) for s in rewrite.shared
+    )
     folder = Path(tempfile.mkdtemp(prefix="simtviz-trace-"))
     stem = "".join(c if c.isalnum() else "_" for c in Path(request.filename).stem) or "kernel"
     path = folder / f"{stem}.py"

@@ -469,7 +469,8 @@ class KernelTab(QWidget):
         self._data = TraceData(result)
         self.result.setPlainText("\n".join(findings(result)))
         self.arrays.show_data(self._data)
-        self.lines.show_lines(result.summary()["lines"])
+        summary = result.summary()
+        self.lines.show_lines(summary["lines"], summary.get("shared_lines"))
         self.warp.show_request(None)
         self.detail.setText("Click an element to see the threads that touched it.")
         if result.summary()["oob"]:
@@ -557,6 +558,7 @@ class KernelTab(QWidget):
             s.id for s in self._data.result.sites
             if s.line == row["line"] and s.array == row["array"] and s.kind == row["kind"]
         ]  # fmt: skip
+        shared = " (shared)" if row.get("space") == "shared" else ""
         self.warp.show_request(
-            self._data.warp_request(sites), f"line {row['line']} {row['kind']} {row['array']}"
+            self._data.warp_request(sites), f"line {row['line']} {row['kind']} {row['array']}{shared}"
         )

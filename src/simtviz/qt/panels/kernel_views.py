@@ -1,5 +1,7 @@
 """What a traced run did, drawn from its log: the arrays as maps, the per-line table, one warp's
-lanes onto 32-byte sectors.
+lanes onto 32-byte sectors (global arrays) or onto the 32 shared-memory banks (shared arrays).
+
+Shared arrays get no map: there is one copy per block, so a map would need one per block.
 
 ``TraceData`` decodes the log once (array, kind, element of every row) so that clicks are quick;
 the views never compute an access from a formula.
@@ -27,6 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.core.trace_analysis import (
+    BANK_BYTES,
+    BANKS,
     F_FLAGS,
     F_I0,
     F_I2,
@@ -35,6 +39,7 @@ from simtviz.core.trace_analysis import (
     F_THREAD,
     NOBODY,
     SECTOR_BYTES,
+    SHARED,
     WARP,
     instances,
     warp_of,
@@ -85,7 +90,10 @@ class TraceData:
         info = self.result.arrays[aid]
         idx = ", ".join(str(int(v)) for v in self.index[: len(info.shape), r])
         oob = " (out of bounds, skipped)" if self.oob[r] else ""
-        return f"line {self.site_line[self.site[r]]}: {KIND_WORDS[self.kind[r]]} {info.name}[{idx}]{oob}"
+        shared = " (shared)" if info.space == SHARED else ""
+        return (
+            f"line {self.site_line[self.site[r]]}: {KIND_WORDS[self.kind[r]]} {info.name}[{idx}]{shared}{oob}"
+        )
 
     def element_rows(self, aid: int, element: int) -> np.ndarray:
         return np.nonzero((self.array == aid) & (self.flat[aid] == element) & ~self.oob)[0]
@@ -95,7 +103,8 @@ class TraceData:
 
     def warp_request(self, sites: list[int]) -> dict[str, Any] | None:
         """The first request (warp, instance 0) of the first of ``sites`` that was executed:
-        each active lane's byte offset and sector."""
+        each active lane's byte offset and sector, or for a shared array the 4-byte words it
+        covers and their banks (``space`` says which)."""
         for sid in sites:
             rows = np.nonzero((self.site == sid) & ~self.oob)[0]
             if rows.size == 0:
@@ -109,7 +118,7 @@ class TraceData:
             lanes = (threads[mine] % self.per_block) % WARP
             offsets = self.offset[rows[mine]]
             info = self.result.arrays[int(self.array[first])]
-            return {
+            request = {
                 "site": sid,
                 "warp": w,
                 "lanes": lanes.tolist(),
@@ -117,8 +126,30 @@ class TraceData:
                 "sectors": (offsets // SECTOR_BYTES).tolist(),
                 "itemsize": info.itemsize,
                 "array": info.name,
+                "space": info.space,
             }
+            if info.space == SHARED:
+                request.update(bank_request(offsets.tolist(), info.words))
+            return request
         return None
+
+
+def bank_request(offsets: list[int], words_per_element: int) -> dict[str, Any]:
+    """Each lane's 4-byte words and banks (bank = word % 32), the distinct words each bank holds
+    and the request's wavefronts (the most in one bank; lanes on one word share it)."""
+    words = [[o // BANK_BYTES + k for k in range(words_per_element)] for o in offsets]
+    in_bank: list[set[int]] = [set() for _ in range(BANKS)]
+    for lane_words in words:
+        for word in lane_words:
+            in_bank[word % BANKS].add(word)
+    per_bank = [len(b) for b in in_bank]
+    return {
+        "words": words,
+        "banks": [[word % BANKS for word in lane_words] for lane_words in words],
+        "words_per_bank": per_bank,
+        "wavefronts": max(per_bank, default=0),
+        "least_wavefronts": -(-sum(per_bank) // BANKS),  # 8-byte elements: 2 for a full warp
+    }
 
 
 def _lut(n: int = 256) -> np.ndarray:
@@ -219,9 +250,12 @@ class ArrayView(QWidget):
 
 
 class LinesTable(QTableWidget):
-    """Per source line and kind: count, requests, sectors per request, efficiency."""
+    """Per source line and kind: count, requests, sectors per request, efficiency; when the
+    kernel has shared arrays, their lines too (marked shared) with two more columns: wavefronts
+    per request and the worst request's conflict."""
 
     HEADERS = ("line", "array", "kind", "count", "requests", "sectors/request", "efficiency")
+    SHARED_HEADERS = ("wavefronts/request", "worst conflict")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(self.HEADERS), parent)
@@ -234,16 +268,34 @@ class LinesTable(QTableWidget):
         self.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.rows_data: list[dict[str, Any]] = []
 
-    def show_lines(self, lines: list[dict[str, Any]]) -> None:
-        self.rows_data = list(lines)
-        self.setRowCount(len(lines))
-        for r, row in enumerate(lines):
-            spr = row["sectors_per_request"]
-            eff = row["efficiency"]
-            cells = (
-                str(row["line"]), row["array"], row["kind"], f"{row['count']:,}", f"{row['requests']:,}",
-                "—" if spr is None else f"{spr:g}", "—" if eff is None else f"{eff:.0%}",
-            )  # fmt: skip
+    def show_lines(
+        self, lines: list[dict[str, Any]], shared_lines: list[dict[str, Any]] | None = None
+    ) -> None:
+        shared = list(shared_lines or [])
+        headers = self.HEADERS + (self.SHARED_HEADERS if shared else ())
+        self.setColumnCount(len(headers))
+        self.setHorizontalHeaderLabels(list(headers))
+        # By line; on one line the global rows first (a stable sort of global then shared).
+        rows = sorted([*lines, *shared], key=lambda row: row["line"])
+        self.rows_data = rows
+        self.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            if row.get("space") == SHARED:
+                wpr = row["wavefronts_per_request"]
+                degree = row["max_conflict_degree"]
+                cells: tuple[str, ...] = (
+                    str(row["line"]), f"{row['array']} (shared)", row["kind"], f"{row['count']:,}",
+                    f"{row['requests']:,}", "—", "—", "—" if wpr is None else f"{wpr:g}",
+                    "—" if not row["requests"] else
+                    ("none" if row["wavefronts"] == row["min_wavefronts"] else f"{degree}-way"),
+                )  # fmt: skip
+            else:
+                spr = row["sectors_per_request"]
+                eff = row["efficiency"]
+                cells = (
+                    str(row["line"]), row["array"], row["kind"], f"{row['count']:,}", f"{row['requests']:,}",
+                    "—" if spr is None else f"{spr:g}", "—" if eff is None else f"{eff:.0%}",
+                ) + (("—", "—") if shared else ())  # fmt: skip
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c >= 3:
@@ -284,6 +336,10 @@ class WarpSectorsView(QWidget):
             painter.end()
             return
         req = self.request
+        if req.get("space") == SHARED:
+            self._paint_banks(painter, fg, fm, req)
+            painter.end()
+            return
         sectors = sorted(set(req["sectors"]))
         top_text = (
             f"{self.title}: warp {req['warp']}, {len(req['lanes'])} active lanes → {len(sectors)} sectors"
@@ -322,6 +378,52 @@ class WarpSectorsView(QWidget):
         )
         painter.end()
 
+    def _paint_banks(self, painter: QPainter, fg: QColor, fm: Any, req: dict[str, Any]) -> None:
+        """Lanes above, the 32 banks below (each with the distinct words it holds in this
+        request), a line from each active lane to every bank its element covers."""
+        w, h = self.width(), self.height()
+        waves = req["wavefronts"]
+        verdict = "no bank conflict" if waves == req["least_wavefronts"] else f"a {waves}-way bank conflict"
+        painter.drawText(
+            4,
+            fm.ascent() + 2,
+            f"{self.title}: warp {req['warp']}, {len(req['lanes'])} active lanes → "
+            f"{waves} wavefront{'s' if waves != 1 else ''} ({verdict})",
+        )
+        margin, y_lane = 8, fm.height() + 14
+        col_w = (w - 2 * margin) / WARP
+        box_h = max(14, fm.height() + 2)
+        y_bank = h - box_h - fm.height() - 8
+        banks_of = dict(zip(req["lanes"], req["banks"], strict=True))
+        for lane in range(WARP):
+            x = margin + lane * col_w
+            on = lane in banks_of
+            painter.setBrush(QColor("#4c72b0") if on else QColor("#dddddd"))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawRect(QRectF(x + 1, y_lane, col_w - 2, box_h))
+            for bank in banks_of.get(lane, []):
+                painter.setPen(QPen(QColor(76, 114, 176, 160), 1.2))
+                painter.drawLine(
+                    QPointF(x + col_w / 2, y_lane + box_h), QPointF(margin + (bank + 0.5) * col_w, y_bank)
+                )
+        for bank, count in enumerate(req["words_per_bank"]):
+            x = margin + bank * col_w
+            # red: more words than the request needs passes for (1; 2 for a warp of 8-byte elements)
+            colour = "#eeeeee" if count == 0 else "#e06040" if count > req["least_wavefronts"] else "#f0c060"
+            painter.setPen(fg)
+            painter.setBrush(QColor(colour))
+            painter.drawRect(QRectF(x + 1, y_bank, col_w - 2, box_h))
+            label = str(count) if count else ""
+            if label and fm.horizontalAdvance(label) < col_w - 2:
+                painter.drawText(QRectF(x, y_bank, col_w, box_h), Qt.AlignmentFlag.AlignCenter, label)
+        painter.setPen(fg)
+        painter.drawText(
+            4,
+            h - 4,
+            f"lanes 0–31 (blue: active) above; banks 0–31 of {req['array']} below, with the distinct "
+            "4-byte words each holds, one per wavefront (red: a conflict)",
+        )
+
 
 class ArraysPanel(QWidget):
     """Every array of the run as a map, with the colouring and the 1-D row width."""
@@ -357,7 +459,9 @@ class ArraysPanel(QWidget):
             self.grid.removeWidget(v)
             v.deleteLater()
         self.views = []
-        for aid in range(len(data.result.arrays)):
+        for aid, info in enumerate(data.result.arrays):
+            if info.space == SHARED:  # one copy per block: no single map to draw
+                continue
             view = ArrayView(aid)
             view.elementClicked.connect(self.elementClicked)
             self.grid.addWidget(view, 1)

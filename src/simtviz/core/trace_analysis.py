@@ -310,6 +310,12 @@ def _shared_site_counts(
     }
 
 
+def _by_line(item: tuple[tuple[int, str, str], Any]) -> tuple[int, str, int]:
+    """Per-line rows in source order, then array, then load/store/atomic."""
+    (line, name, kind_name), _ = item
+    return line, name, KINDS.index(kind_name)
+
+
 def analyse(
     log: Any,
     accesses: int,
@@ -395,9 +401,7 @@ def analyse(
         for key in row:
             row[key] += counts[key]
     lines = []
-    for (line, name, kind_name), row in sorted(
-        rows.items(), key=lambda kv: (kv[0][0], kv[0][1], KINDS.index(kv[0][2]))
-    ):
+    for (line, name, kind_name), row in sorted(rows.items(), key=_by_line):
         lines.append(
             {
                 "line": line,
@@ -416,9 +420,7 @@ def analyse(
         )
 
     shared_lines = []
-    for (line, name, kind_name), row in sorted(
-        shared_rows.items(), key=lambda kv: (kv[0][0], kv[0][1], KINDS.index(kv[0][2]))
-    ):
+    for (line, name, kind_name), row in sorted(shared_rows.items(), key=_by_line):
         shared_lines.append(
             {
                 "line": line,

@@ -7,6 +7,11 @@ raises before anything runs (a launch the device would reject, one that needs co
 ``record`` and ``vecadd`` are built in; a new one is a module that defines one and calls
 ``register`` at import. The simulator child process is told the experiment's name and module
 path, imports the module, and runs ``get(name).run_sim`` there: requests and results must pickle.
+
+An experiment may also define ``run_emu(request, info, progress)``: the same run on simtviz's
+lockstep CPU emulator (``simtviz.emu``, NumPy only, numba not imported). It raises
+``core.errors.EmulatorUnsupported`` for a construct the emulator cannot run; the emulator backend
+then runs ``run_sim`` instead and says why.
 """
 
 from __future__ import annotations

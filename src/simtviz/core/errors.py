@@ -142,6 +142,19 @@ class BackendUnavailable(SimtvizError):
     """The requested backend cannot run on this machine (no GPU, no driver, no CuPy)."""
 
 
+class EmulatorUnsupported(SimtvizError):
+    """The CPU emulator met a construct it cannot run; the backend then runs numba's simulator.
+
+    ``construct`` names it in words (``"cuda.shfl_sync"``), ``line`` is the source line, if known.
+    """
+
+    def __init__(self, construct: str, line: int | None = None) -> None:
+        where = f"line {line}: " if line else ""
+        super().__init__(f"{where}the CPU emulator cannot run {construct}")
+        self.construct = construct
+        self.line = line
+
+
 class NotAvailableHere(SimtvizError):
     """What was asked for needs something this backend lacks (a GPU's SMs and clock, say)."""
 
@@ -224,6 +237,11 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
         "Run it on a GPU, or open a schedule saved on one (.npz).",
     ),
     NotAvailableHere: (EXIT_NOT_AVAILABLE, "Not available on this backend", ""),
+    EmulatorUnsupported: (
+        EXIT_NOT_AVAILABLE,
+        "Not supported by the CPU emulator",
+        "Run it with --backend sim (numba's CUDA simulator) or on a GPU.",
+    ),
     KernelFailed: (EXIT_CHECK_FAILED, "The kernel failed", ""),
     Cancelled: (EXIT_CHECK_FAILED, "Cancelled", ""),
     TimeLimitReached: (

@@ -54,5 +54,10 @@ class RecordExperiment:
 
         return record_in_simulator(request, info, progress)
 
+    def run_emu(self, request: RecordRequest, info: BackendInfo, progress: Progress | None) -> Recording:
+        from simtviz.backends.record.emu import record_in_emulator
+
+        return record_in_emulator(request, info, progress)
+
 
 RECORD = register(RecordExperiment())

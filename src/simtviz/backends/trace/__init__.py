@@ -8,8 +8,9 @@ match the kernel (``precheck``). ``run_gpu`` and ``run_sim`` run the kernel in a
 its own (``isolated``): student code never runs in the app's process or in the simulator child
 that the index map shares, and an endless loop ends at ``request.time_limit_s``.
 
-``run_trace_sim(request, progress)`` (``trace.sim``) and ``run_trace_gpu(request, progress)``
-(``trace.gpu``) are what the child calls, by the names in ``RUNNERS``.
+``run_trace_sim(request, progress)`` (``trace.sim``), ``run_trace_gpu(request, progress)``
+(``trace.gpu``) and ``run_trace_emu(request, progress)`` (``trace.emu``, the CPU emulator) are
+what the child calls, by the names in ``RUNNERS``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from simtviz.core.trace_source import choose_kernel, parse
 RUNNERS = {
     "sim": "simtviz.backends.trace.sim:run_trace_sim",
     "gpu": "simtviz.backends.trace.gpu:run_trace_gpu",
+    "emu": "simtviz.backends.trace.emu:run_trace_emu",
 }
 # The simulator traces any launch of up to this many threads without asking (as the index map).
 SIM_MAX_TRACE_THREADS = 131_072
@@ -90,6 +92,11 @@ class TraceExperiment:
         from simtviz.backends.trace.isolated import run_isolated
 
         return run_isolated("sim", request, progress)
+
+    def run_emu(self, request: TraceRequest, info: BackendInfo | None, progress: Progress | None) -> Any:
+        from simtviz.backends.trace.isolated import run_isolated
+
+        return run_isolated("emu", request, progress)
 
 
 TRACE = register(TraceExperiment())

@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     # The backend, chosen before anything imports numba.
     from simtviz.backends.selection import activate
 
-    activate(kind)
+    if kind != "emu":  # the CPU emulator never imports numba: nothing to choose
+        activate(kind)
     try:
         from simtviz.backends.trace import RUNNERS
 
@@ -85,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         runner = getattr(importlib.import_module(module_name), func_name)
-        import simtviz.kernels.trace_helpers  # noqa: F401  (numba and the helpers, before 'ready')
+        if kind != "emu":
+            import simtviz.kernels.trace_helpers  # noqa: F401  (numba and the helpers, before 'ready')
 
         if kind == "gpu":
             from numba import cuda

@@ -126,7 +126,7 @@ def test_the_chapters_vecadd_traces_as_on_the_simulator(kernel: str) -> None:
 # continue, 3-D arrays, a 3-D launch, a shared-memory reduction with barriers in a loop.
 EXTRA = {
     "device_functions_and_loops": (
-        '''
+        """
 from numba import cuda, float32
 import math
 
@@ -154,14 +154,16 @@ def k(A, B, n):
     while k2 < i % 5:
         k2 += 1
     B[i] = clamp(acc, 0.25, 3.0) + math.sqrt(float(k2)) + (1.5 if i % 2 else A[i] / 3)
-''',
+""",
         # float64 arrays: with float32 ones the simulator computes float32 * 0.5 in float32
         # (NumPy 2's rule for a Python float), numba in float64; the emulator follows numba
         # (tests/test_emu_lockstep.py shows the difference).
-        (3, 1, 1), (64, 1, 1), {"A": "float64[150]:random", "B": "float64[150]", "n": "int64:20"},
+        (3, 1, 1),
+        (64, 1, 1),
+        {"A": "float64[150]:random", "B": "float64[150]", "n": "int64:20"},
     ),
     "three_d": (
-        '''
+        """
 from numba import cuda
 
 @cuda.jit
@@ -169,11 +171,13 @@ def k(A, B):
     x, y, z = cuda.grid(3)
     if x < A.shape[2] and y < A.shape[1] and z < A.shape[0]:
         B[z, y, x] = A[z, y, x] * 2 + A[z, (y + 1) % A.shape[1], x] // 3 - A[z, y, x] % 4
-''',
-        (2, 2, 2), (4, 3, 2), {"A": "int32[3,5,7]:arange", "B": "int32[3,5,7]"},
+""",
+        (2, 2, 2),
+        (4, 3, 2),
+        {"A": "int32[3,5,7]:arange", "B": "int32[3,5,7]"},
     ),
     "shared_tile_sum": (
-        '''
+        """
 from numba import cuda, float64
 
 @cuda.jit
@@ -191,8 +195,10 @@ def k(A, out):
         step //= 2
     if t == 0:
         out[cuda.blockIdx.x] = s[0]
-''',
-        (3, 1, 1), (64, 1, 1), {"A": "float64[170]:random", "out": "float64[3]"},
+""",
+        (3, 1, 1),
+        (64, 1, 1),
+        {"A": "float64[170]:random", "out": "float64[3]"},
     ),
 }
 

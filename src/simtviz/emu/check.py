@@ -96,9 +96,7 @@ def _check(fn: Function, seen: set[int], top: bool) -> None:
             elif not isinstance(target, Native | DType | Jit):
                 raise EmulatorUnsupported(f"{ast.unparse(node.func)}()", node.lineno)
             elif isinstance(target, Native) and target.name == "range":
-                parent_ok = any(
-                    isinstance(p, ast.For) and p.iter is node for p in ast.walk(fn.node)
-                )
+                parent_ok = any(isinstance(p, ast.For) and p.iter is node for p in ast.walk(fn.node))
                 if not parent_ok:
                     raise EmulatorUnsupported("range() outside a for loop", node.lineno)
         elif isinstance(node, ast.Attribute | ast.Name) and isinstance(node.ctx, ast.Load):

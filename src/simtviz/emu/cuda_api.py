@@ -26,9 +26,7 @@ def _dims(args: list[Any], line: int) -> int:
 def grid(interp: Any, args: list[Any], kwargs: dict[str, Any], mask: Any, line: int) -> Any:
     t = interp.threads
     n = _dims(args, line)
-    axes = [
-        widen(t.tidx[k]) + widen(t.bidx[k]) * np.int64(t.block[k]) for k in range(n)
-    ]
+    axes = [widen(t.tidx[k]) + widen(t.bidx[k]) * np.int64(t.block[k]) for k in range(n)]
     return axes[0] if n == 1 else tuple(axes)
 
 

@@ -375,7 +375,7 @@ class Interp:
         if name in frame.vars:
             return frame.vars[name]
         g = frame.module.globals
-        value = g[name] if name in g else BUILTINS.get(name, None)
+        value = g[name] if name in g else BUILTINS.get(name)
         if value is None:
             raise KernelError(f"name '{name}' is not defined", self.line)
         if isinstance(value, Unavailable):

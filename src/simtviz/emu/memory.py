@@ -65,9 +65,7 @@ class ArrayRef:
 Mask = np.ndarray  # bool per thread
 
 
-def _index_vectors(
-    ref: ArrayRef, idx: Sequence[Any], sel: np.ndarray | None, n: int, line: int
-) -> list[Any]:
+def _index_vectors(ref: ArrayRef, idx: Sequence[Any], sel: np.ndarray | None, n: int, line: int) -> list[Any]:
     """Indices of the selected lanes (``sel``: their positions; None: every lane), checked
     against the shape (NumPy's rules, as numba's simulator: -size .. size-1) and wrapped."""
     if len(idx) != len(ref.shape):
@@ -112,8 +110,10 @@ def load(ref: ArrayRef, idx: Sequence[Any], mask: Mask, line: int) -> Any:
     sel = _selection(mask)
     where = _index_vectors(ref, idx, sel, n, line)
     if sel is None:
-        return ref.data[tuple(where)] if any(isinstance(w, np.ndarray) for w in where) else np.full(
-            n, ref.data[tuple(where)]
+        return (
+            ref.data[tuple(where)]
+            if any(isinstance(w, np.ndarray) for w in where)
+            else np.full(n, ref.data[tuple(where)])
         )
     out = np.zeros(n, dtype=ref.data.dtype)
     out[sel] = ref.data[tuple(where)]
@@ -206,7 +206,9 @@ def atomic(
         return out
     where = _index_vectors(ref, idx, sel, n, line)
     flat = _flat(ref, where, count)
-    vals = np.broadcast_to(value if not isinstance(value, np.ndarray) or sel is None else value[sel], (count,))
+    vals = np.broadcast_to(
+        value if not isinstance(value, np.ndarray) or sel is None else value[sel], (count,)
+    )
     with np.errstate(all="ignore"):
         vals = np.asarray(vals).astype(dtype)
     cmp = None
@@ -255,7 +257,7 @@ def atomic(
                     assert step is not None
                     acc[g] = step(current, s_vals[lanes])
             for g in np.flatnonzero(ends - starts > ROUNDS):
-                a, b = starts[g] + ROUNDS, ends[g]
+                a, b = int(starts[g]) + ROUNDS, int(ends[g])
                 if ufunc is not None:
                     run = ufunc.accumulate(np.concatenate([acc[g : g + 1], s_vals[a:b]]).astype(dtype))
                     old[a:b] = run[:-1]

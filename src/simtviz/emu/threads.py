@@ -25,9 +25,7 @@ class Dim3:
 
 
 class Threads:
-    def __init__(
-        self, grid: tuple[int, int, int], block: tuple[int, int, int], ids: np.ndarray
-    ) -> None:
+    def __init__(self, grid: tuple[int, int, int], block: tuple[int, int, int], ids: np.ndarray) -> None:
         self.grid = grid
         self.block = block
         self.ids = ids  # linear ids of the chunk's blocks (int64, ascending)

@@ -40,7 +40,9 @@ def recording_blocks(config: Any, window: Any) -> np.ndarray | None:
     return np.ravel(x + grid[0] * (y + grid[1] * z))
 
 
-def record_in_emulator(request: Any, info: BackendInfo | None = None, progress: Progress | None = None) -> Recording:
+def record_in_emulator(
+    request: Any, info: BackendInfo | None = None, progress: Progress | None = None
+) -> Recording:
     """Run the request's launch on the emulator and verify every thread against the formulas."""
     from simtviz import emu
 
@@ -59,7 +61,7 @@ def record_in_emulator(request: Any, info: BackendInfo | None = None, progress: 
             args,
             progress=progress,
             block_ids=recording_blocks(config, window),
-            unwatched=RECORD_FIELDS,  # each thread writes its own row
+            unwatched=tuple(RECORD_FIELDS),  # each thread writes its own row
         )
     except emu.KernelError as exc:
         raise KernelFailed(f"the kernel raised {type(exc).__name__}: {exc}") from exc

@@ -1,0 +1,327 @@
+"""The emulator's lockstep semantics, worked out by hand: lost updates, atomics' old values,
+barriers, masks under break/continue/return, numba's typing. No numba is needed here."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from simtviz import emu
+from simtviz.core.errors import EmulatorUnsupported
+
+
+def run(source: str, grid: object, block: object, *args: object, **kw: object) -> emu.LaunchStats:
+    module = emu.load_source(textwrap.dedent(source), "k.py")
+    return emu.launch(module, None, grid, block, list(args), **kw)  # type: ignore[arg-type]
+
+
+def test_a_racing_increment_keeps_one_store_per_step_and_counts_the_rest_lost() -> None:
+    # 2 blocks × 64 threads in one chunk, all in lockstep: every thread reads c[0] = 0, every
+    # thread stores 1. One store wins: c[0] == 1 and 127 stores are lost (line 6).
+    c = np.zeros(1, np.int32)
+    stats = run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(c):
+            c[0] += 1
+        """,
+        2, 64, c,
+    )  # fmt: skip
+    assert c[0] == 1
+    assert stats.lost == {("c", 6): 127}
+
+
+def test_atomics_return_each_lanes_old_value_in_lane_order() -> None:
+    # 8 threads. add(c, 0, 1): lane k sees k. max(m, 0, v) with v = (k * 5) % 8 = 0 5 2 7 4 1 6 3
+    # starting from m = 3: olds 3 3 5 5 7 7 7 7, final 7. exch(e, 0, k): olds 9 (initial) 0 1 .. 6,
+    # final 7. cas(s, 0, k % 2 == 0 ? ..): cas(s, 0, 0, 10 + k) swaps only for the first lane that
+    # finds 0: lane 0 (olds 0, then 10 for everyone). sub on lanes' parity bins: b[k % 2] -= k:
+    # bin 0 olds 0, 0-0=0, -2, -6 (lanes 0,2,4,6); final b = [-12, -16].
+    c, m, e, s = (
+        np.zeros(1, np.int32),
+        np.array([3], np.int32),
+        np.array([9], np.int64),
+        np.zeros(1, np.int32),
+    )
+    b = np.zeros(2, np.int64)
+    out = np.zeros((5, 8), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(c, m, e, s, b, out):
+            i = cuda.threadIdx.x
+            out[0, i] = cuda.atomic.add(c, 0, 1)
+            out[1, i] = cuda.atomic.max(m, 0, (i * 5) % 8)
+            out[2, i] = cuda.atomic.exch(e, 0, i)
+            out[3, i] = cuda.atomic.cas(s, 0, 0, 10 + i)
+            out[4, i] = cuda.atomic.sub(b, i % 2, i)
+        """,
+        1, 8, c, m, e, s, b, out,
+    )  # fmt: skip
+    assert out[0].tolist() == list(range(8)) and c[0] == 8
+    assert out[1].tolist() == [3, 3, 5, 5, 7, 7, 7, 7] and m[0] == 7
+    assert out[2].tolist() == [9, 0, 1, 2, 3, 4, 5, 6] and e[0] == 7
+    assert out[3].tolist() == [0] + [10] * 7 and s[0] == 10
+    assert out[4].tolist() == [0, 0, 0, -1, -2, -4, -6, -9] and b.tolist() == [-12, -16]
+
+
+def test_many_lanes_on_one_element_still_add_in_lane_order() -> None:
+    # 4096 lanes add 0.5 to one float32 in lane order: old of lane k is 0.5 k exactly (all
+    # values below 2^24 halves are exact), the final 2048.
+    a = np.zeros(1, np.float32)
+    out = np.zeros(4096, np.float32)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(a, out):
+            i = cuda.grid(1)
+            out[i] = cuda.atomic.add(a, 0, 0.5)
+        """,
+        16, 256, a, out,
+    )  # fmt: skip
+    np.testing.assert_array_equal(out, np.arange(4096) * 0.5)
+    assert a[0] == 2048.0
+
+
+def test_a_barrier_under_divergent_control_flow_is_reported_with_its_line() -> None:
+    a = np.zeros(64, np.float32)
+    with pytest.raises(emu.DivergentBarrier, match=r"line 8: .*reached by 16 of the 64 threads"):
+        run(
+            """
+            from numba import cuda
+
+            @cuda.jit
+            def k(a):
+                i = cuda.threadIdx.x
+                if i < 16:
+                    cuda.syncthreads()
+                a[i] = 1
+            """,
+            1, 64, a,
+        )  # fmt: skip
+
+
+def test_threads_that_returned_do_not_count_at_a_barrier_and_block_uniform_branches_are_fine() -> None:
+    # Threads 48..63 return before the barrier: the 48 left all reach it. Block 1 skips its
+    # barrier entirely (a branch the whole block takes): no divergence either.
+    a = np.zeros(128, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(a):
+            i = cuda.threadIdx.x
+            if i >= 48:
+                return
+            if cuda.blockIdx.x == 0:
+                n = cuda.syncthreads_count(i % 2)
+                a[i] = n
+            else:
+                a[64 + i] = -1
+        """,
+        2, 64, a,
+    )  # fmt: skip
+    assert a[:48].tolist() == [24] * 48 and a[64:112].tolist() == [-1] * 48  # 24 odd of 0..47
+    assert not a[48:64].any() and not a[112:].any()
+
+
+def test_break_continue_and_return_under_masks() -> None:
+    # Thread t: loop j = 0..9, skip odd j, stop once j > t; sum the even j ≤ t. Then threads
+    # with t % 3 == 0 return before writing b. t = 0..7: sums 0 0 2 2 6 6 12 12 (0+2+4+6 ≤ 7).
+    a, b = np.zeros(8, np.int64), np.full(8, -1, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit(device=True)
+        def even_sum(t):
+            s = 0
+            for j in range(10):
+                if j % 2 == 1:
+                    continue
+                if j > t:
+                    break
+                s += j
+            return s
+
+        @cuda.jit
+        def k(a, b):
+            t = cuda.threadIdx.x
+            a[t] = even_sum(t)
+            if t % 3 == 0:
+                return
+            b[t] = t
+        """,
+        1, 8, a, b,
+    )  # fmt: skip
+    assert a.tolist() == [0, 0, 2, 2, 6, 6, 12, 12]
+    assert b.tolist() == [-1, 1, 2, -1, 4, 5, -1, 7]
+
+
+def test_numba_typing_float64_literals_true_division_and_floor_semantics() -> None:
+    # float32 x = 9 times the float64 literal 0.1 is computed in float64 (9 × 0.1 =
+    # 0.9000000000000000222) and rounded once: float32 0.9 (bits 0x3F666666). In float32 it would
+    # be 9 × 0.1f = 9 × 0.100000001490116 = 0.900000013411045 → 0.90000004 (0x3F666667).
+    # 7 / 2 = 3.5 (ints give float64); -7 // 2 = -4 and -7 % 2 = 1 (Python's floor rules).
+    x = np.array([9.0], np.float32)
+    out = np.zeros(1, np.float32)
+    ints = np.zeros(3, np.float64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(x, out, ints):
+            out[0] = x[0] * 0.1
+            a = -7
+            ints[0] = 7 / 2
+            ints[1] = a // 2
+            ints[2] = a % 2
+        """,
+        1, 1, x, out, ints,
+    )  # fmt: skip
+    assert out.view(np.uint32)[0] == 0x3F666666
+    assert ints.tolist() == [3.5, -4.0, 1.0]
+
+
+def test_index_arithmetic_is_int64_so_large_grids_do_not_wrap() -> None:
+    # blockIdx.x * blockDim.x with blockIdx.x = 2^21 and 1024 threads = 2^31: past int32.
+    out = np.zeros(1, np.int64)
+    module = emu.load_source(
+        textwrap.dedent(
+            """
+            from numba import cuda
+
+            @cuda.jit
+            def k(out):
+                if cuda.threadIdx.x == 0:
+                    out[0] = cuda.blockIdx.x * cuda.blockDim.x
+            """
+        )
+    )
+    ids = np.array([1 << 21], np.int64)
+    emu.launch(module, "k", (1 << 22, 1, 1), (1024, 1, 1), [out], block_ids=ids)
+    assert out[0] == 1 << 31
+
+
+def test_out_of_bounds_raises_index_error_with_the_line_and_negative_indices_wrap() -> None:
+    a = np.arange(4, dtype=np.float64)
+    out = np.zeros(4, np.float64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(a, out):
+            i = cuda.threadIdx.x
+            out[i] = a[-1 - i]
+        """,
+        1, 4, a, out,
+    )  # fmt: skip
+    assert out.tolist() == [3, 2, 1, 0]  # as NumPy (and numba's simulator): -1 is the last
+    with pytest.raises(IndexError, match=r"line 7: index 4 is out of bounds for axis 0 with size 4"):
+        run(
+            """
+            from numba import cuda
+
+            @cuda.jit
+            def k(a, out):
+                i = cuda.threadIdx.x
+                out[i + 1] = a[i]
+            """,
+            1, 4, a, out,
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "construct", "line"),
+    [
+        ("v = cuda.shfl_sync(0xFFFFFFFF, a[0], 0)", "cuda.shfl_sync", 7),
+        ("for x in a:\n        a[0] = x", "for ... in a", 7),
+        ("a[0:2] = 1", "a slice", 7),
+        ("try:\n        a[0] = 1\n    except Exception:\n        pass", "try/except", 7),
+    ],
+)
+def test_unsupported_constructs_are_refused_before_anything_runs(
+    body: str, construct: str, line: int
+) -> None:
+    a = np.zeros(4, np.float32)
+    source = f"from numba import cuda\n\n\n@cuda.jit\ndef k(a):\n    a[1] = 5\n    {body}\n"
+    with pytest.raises(EmulatorUnsupported) as info:
+        emu.launch(emu.load_source(source), "k", 1, 32, [a])
+    assert construct in info.value.construct and info.value.line == line
+    assert not a.any()  # refused before running: a[1] = 5 never happened
+
+
+def test_shared_arrays_are_per_block_local_arrays_per_thread_and_chunks_keep_blocks_whole() -> None:
+    # Each block of 8 reverses its own slice through shared memory; a local array of 2 holds
+    # (t, 2t). Chunks of 16 threads = 2 blocks: progress reports 2/6 … 6/6.
+    a = np.arange(48, dtype=np.int64)
+    out = np.zeros(48, np.int64)
+    seen: list[float] = []
+    run(
+        """
+        from numba import cuda, int64
+
+        @cuda.jit
+        def k(a, out):
+            s = cuda.shared.array(8, int64)
+            loc = cuda.local.array(2, int64)
+            t = cuda.threadIdx.x
+            i = cuda.grid(1)
+            loc[0] = t
+            loc[1] = 2 * t
+            s[t] = a[i]
+            cuda.syncthreads()
+            out[i] = s[7 - t] * 100 + loc[0] + loc[1]
+        """,
+        6, 8, a, out, chunk_threads=16, progress=seen.append,
+    )  # fmt: skip
+    t = np.tile(np.arange(8), 6)
+    expected = (np.arange(48) // 8 * 8 + 7 - t) * 100 + 3 * t
+    np.testing.assert_array_equal(out, expected)
+    assert seen == [2 / 6, 4 / 6, 1.0]
+
+
+def test_intrinsics_give_minus_one_and_helpers_from_another_module_are_read_as_text() -> None:
+    out = np.zeros(3, np.int64)
+    run(
+        """
+        from numba import cuda
+        from simtviz.kernels.intrinsics import sm_id, global_timer_ns
+        from simtviz.kernels import trace_helpers
+
+        @cuda.jit
+        def k(out):
+            out[0] = sm_id()
+            out[1] = global_timer_ns()
+            out[2] = trace_helpers.tv_thread_id(0, 1)
+        """,
+        1, 1, out,
+    )  # fmt: skip
+    assert out.tolist() == [-1, -1, 0]
+
+
+def test_the_emulator_never_imports_numba() -> None:
+    code = (
+        "import sys, numpy as np\n"
+        "from simtviz.backends.record import RecordRequest, RECORD\n"
+        "from simtviz.core.launch import Dim3, LaunchConfig\n"
+        "r = RECORD.run_emu(RecordRequest(LaunchConfig(Dim3(4, 2, 1), Dim3(8, 4, 1))), None, None)\n"
+        "assert r.verification.matched == r.verification.total == 256\n"
+        "print('numba' in sys.modules, 'cupy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]

@@ -256,20 +256,20 @@ def atomic(
                 else:
                     assert step is not None
                     acc[g] = step(current, s_vals[lanes])
-            for g in np.flatnonzero(ends - starts > ROUNDS):
-                a, b = int(starts[g]) + ROUNDS, int(ends[g])
+            for big in np.flatnonzero(ends - starts > ROUNDS):
+                a, b = int(starts[big]) + ROUNDS, int(ends[big])
                 if ufunc is not None:
-                    run = ufunc.accumulate(np.concatenate([acc[g : g + 1], s_vals[a:b]]).astype(dtype))
+                    run = ufunc.accumulate(np.concatenate([acc[big : big + 1], s_vals[a:b]]).astype(dtype))
                     old[a:b] = run[:-1]
-                    acc[g] = run[-1]
+                    acc[big] = run[-1]
                     continue
                 for k in range(a, b):  # inc/dec/cas with one element hit by very many lanes
-                    old[k] = acc[g]
+                    old[k] = acc[big]
                     if op == "cas":
-                        acc[g] = s_vals[k] if acc[g] == s_cmp[k] else acc[g]
+                        acc[big] = s_vals[k] if acc[big] == s_cmp[k] else acc[big]
                     else:
                         assert step is not None
-                        acc[g] = step(acc[g : g + 1], s_vals[k : k + 1])[0]
+                        acc[big] = step(acc[big : big + 1], s_vals[k : k + 1])[0]
     data[elems] = acc
     lane_old = np.empty(count, dtype=dtype)
     lane_old[order] = old

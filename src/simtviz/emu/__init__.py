@@ -55,6 +55,7 @@ class LaunchStats:
     chunks: int
     seconds: float
     lost: dict[tuple[str, int], int] = field(default_factory=dict)  # (array, line) → stores lost
+    oob: dict[tuple[str, str], int] = field(default_factory=dict)  # (array, kind) → skipped
 
 
 def kernel_function(module: Module, name: str | None = None) -> Function:
@@ -86,13 +87,16 @@ def launch(
     progress: Callable[[float], None] | None = None,
     chunk_threads: int = CHUNK_THREADS,
     unwatched: Sequence[str] = (),
+    skip_oob: bool = False,
     block_ids: np.ndarray | None = None,
 ) -> LaunchStats:
     """Run ``kernel[grid, block](*args)``: NumPy arrays are changed in place, as device memory.
 
     ``unwatched`` names array parameters whose plain-store collisions need not be counted (a
     log the kernel writes at distinct slots). ``block_ids``: run only these blocks (linear ids,
-    ascending), when the caller knows the others change nothing it reads.
+    ascending), when the caller knows the others change nothing it reads. ``skip_oob``: an
+    index outside a parameter array skips that access and counts it (``LaunchStats.oob``; loads
+    give 0) instead of raising IndexError as numba's simulator does.
     """
     fn = kernel_function(module, kernel)
     check_kernel(fn)
@@ -114,12 +118,19 @@ def launch(
         )  # fmt: skip
         threads = Threads(g, b, ids)
         values = [
-            ArrayRef(name, a, watch=name not in unwatched) if isinstance(a, np.ndarray) else lift(a)
+            ArrayRef(name, a, watch=name not in unwatched, skip_oob=skip_oob)
+            if isinstance(a, np.ndarray)
+            else lift(a)
             for name, a in zip(params, args, strict=True)
         ]
         interp = Interp(threads)
         with np.errstate(all="ignore"):
             interp.call(fn, values, {}, np.ones(threads.n, dtype=bool))
+        for ref in values:
+            if isinstance(ref, ArrayRef):
+                for kind, skipped in ref.oob.items():
+                    if skipped:
+                        stats.oob[(ref.name, kind)] = stats.oob.get((ref.name, kind), 0) + skipped
         for key, lost in interp.lost.items():
             stats.lost[key] = stats.lost.get(key, 0) + lost
         done += count

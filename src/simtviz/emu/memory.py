@@ -43,7 +43,7 @@ class ArrayRef:
 
     def __init__(
         self, name: str, data: np.ndarray, space: str = "global", owner: np.ndarray | None = None,
-        watch: bool = True,
+        watch: bool = True, skip_oob: bool = False,
     ) -> None:  # fmt: skip
         self.name = name
         self.data = data
@@ -53,6 +53,10 @@ class ArrayRef:
         self.shape = data.shape[1:] if owner is not None else data.shape
         self.strides = data.strides[1:] if owner is not None else data.strides
         self._stamp: np.ndarray | None = None
+        # skip_oob: an access outside the array (a negative index included) is skipped and
+        # counted, as the tracer's helpers do, instead of raising IndexError.
+        self.skip_oob = skip_oob
+        self.oob = {"load": 0, "store": 0, "atomic": 0}
 
     @property
     def size(self) -> int:
@@ -94,12 +98,29 @@ def _index_vectors(ref: ArrayRef, idx: Sequence[Any], sel: np.ndarray | None, n:
     return out
 
 
+def _drop_oob(ref: ArrayRef, idx: Sequence[Any], mask: Mask, kind: str) -> Mask:
+    """``mask`` without the lanes whose index is outside ``ref`` (counted), when it skips them."""
+    if not ref.skip_oob or len(idx) != len(ref.shape):
+        return mask
+    bad: Any = np.False_
+    for i, extent in zip(idx, ref.shape, strict=True):
+        index: Any = i
+        if isinstance(index, np.ndarray | np.generic) and index.dtype.kind in "biu":
+            bad = bad | (index < 0) | (index >= extent)
+    if not np.any(bad):
+        return mask
+    hit = mask & bad
+    ref.oob[kind] += int(np.count_nonzero(hit))
+    return mask & ~hit
+
+
 def _selection(mask: Mask) -> np.ndarray | None:
     return None if mask.all() else np.flatnonzero(mask)
 
 
 def load(ref: ArrayRef, idx: Sequence[Any], mask: Mask, line: int) -> Any:
     """``ref[idx]`` for the active lanes: a scalar when the element is the same for every thread."""
+    mask = _drop_oob(ref, idx, mask, "load")
     n = mask.shape[0]
     uniform = ref.owner is None and not any(isinstance(i, np.ndarray) for i in idx)
     if uniform:
@@ -129,6 +150,7 @@ def _flat(ref: ArrayRef, where: list[Any], count: int) -> np.ndarray:
 def store(ref: ArrayRef, idx: Sequence[Any], value: Any, mask: Mask, line: int) -> int:
     """``ref[idx] = value`` for the active lanes, cast to the array's dtype; returns the stores
     lost because another lane stored the same element in the same step (one writer wins)."""
+    mask = _drop_oob(ref, idx, mask, "store")
     n = mask.shape[0]
     sel = _selection(mask)
     count = n if sel is None else sel.shape[0]
@@ -197,6 +219,7 @@ def atomic(
 ) -> Any:
     """``cuda.atomic.<op>(ref, idx, value)`` for the active lanes in lane order; returns, per
     lane, the value the element held just before that lane's update (0 on inactive lanes)."""
+    mask = _drop_oob(ref, idx, mask, "atomic")
     n = mask.shape[0]
     dtype = ref.data.dtype
     sel = _selection(mask)

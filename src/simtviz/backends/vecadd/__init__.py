@@ -51,6 +51,11 @@ class VecaddExperiment:
 
         return run_vecadd_sim(request, info.label, progress)
 
+    def run_emu(self, request: VecaddRequest, info: BackendInfo, progress: Progress | None) -> VecaddResult:
+        from simtviz.backends.vecadd.emu import run_vecadd_emu
+
+        return run_vecadd_emu(request, info.label if info is not None else "emu", progress)
+
 
 VECADD = register(VecaddExperiment())
 

@@ -106,7 +106,7 @@ def _drop_oob(ref: ArrayRef, idx: Sequence[Any], mask: Mask, kind: str) -> Mask:
     for i, extent in zip(idx, ref.shape, strict=True):
         index: Any = i
         if isinstance(index, np.ndarray | np.generic) and index.dtype.kind in "biu":
-            bad = bad | (index < 0) | (index >= extent)
+            bad = bad | np.less(index, 0) | np.greater_equal(index, extent)
     if not np.any(bad):
         return mask
     hit = mask & bad

@@ -142,9 +142,12 @@ def load(ref: ArrayRef, idx: Sequence[Any], mask: Mask, line: int) -> Any:
 
 
 def _flat(ref: ArrayRef, where: list[Any], count: int) -> np.ndarray:
+    """Each lane's element as one C-order number (the indices are in bounds by now)."""
     dims = ref.data.shape
-    parts = [np.broadcast_to(np.asarray(w, dtype=np.int64), (count,)) for w in where]
-    return np.ravel_multi_index(tuple(parts), dims) if len(dims) > 1 else parts[0]
+    flat: Any = np.int64(0)
+    for w, extent in zip(where, dims, strict=True):
+        flat = flat * np.int64(extent) + w
+    return np.broadcast_to(np.asarray(flat, dtype=np.int64), (count,))
 
 
 def store(ref: ArrayRef, idx: Sequence[Any], value: Any, mask: Mask, line: int) -> int:
@@ -170,6 +173,10 @@ def store(ref: ArrayRef, idx: Sequence[Any], value: Any, mask: Mask, line: int) 
             ref.data[tuple(where)] = value
         return 0
     flat = _flat(ref, where, count)
+    if bool(np.all(flat[1:] > flat[:-1])):  # ascending, as coalesced patterns are: no collision
+        with np.errstate(all="ignore"):
+            ref.data[tuple(where)] = value
+        return 0
     if ref._stamp is None:
         ref._stamp = np.zeros(ref.data.size, dtype=np.int64)
     stamp = ref._stamp
@@ -241,6 +248,21 @@ def atomic(
     data = ref.data.reshape(-1) if ref.data.flags.c_contiguous else None
     if data is None:
         raise KernelError(f"atomics on the non-contiguous array {ref.name}", line)
+    if not any(isinstance(w, np.ndarray) for w in where) and op in UFUNC_OPS:
+        # Every lane on one element (a counter): one sequential scan in lane order.
+        at = int(flat[0])
+        if op == "add" and dtype.kind in "iu":
+            cs = np.cumsum(vals, dtype=np.uint64 if dtype.kind == "u" else np.int64)
+            start = data[at].astype(cs.dtype)
+            lane_old = (start + cs - vals).astype(dtype)
+            data[at] = (start + cs[-1]).astype(dtype)
+        else:
+            run = UFUNC_OPS[op].accumulate(np.concatenate([data[at : at + 1], vals]).astype(dtype))
+            lane_old, data[at] = run[:-1], run[-1]
+        if sel is None:
+            return lane_old
+        out[sel] = lane_old
+        return out
     order = _group(flat, data.size)
     s_flat, s_vals = flat[order], vals[order]
     starts = np.flatnonzero(np.r_[True, s_flat[1:] != s_flat[:-1]])

@@ -49,17 +49,22 @@ class Threads:
         """Each lane's linear thread id within its block."""
         return np.tile(np.arange(self.per_block, dtype=np.int64), self.blocks)
 
-    def _axis(self, values: np.ndarray, extent: int) -> Any:
-        return np.int32(0) if extent == 1 else values.astype(np.int32)
+    def _per_thread(self, values: np.ndarray, extent: int) -> Any:
+        """A per-thread index from its values over one block (computed once, then tiled)."""
+        return np.int32(0) if extent == 1 else np.tile(values.astype(np.int32), self.blocks)
+
+    def _per_block(self, values: np.ndarray, extent: int) -> Any:
+        """A per-block index from its values over the chunk's blocks (then repeated per thread)."""
+        return np.int32(0) if extent == 1 else np.repeat(values.astype(np.int32), self.per_block)
 
     @cached_property
     def tidx(self) -> tuple[Any, Any, Any]:
         bx, by, bz = self.block
-        t = self.linear
+        t = np.arange(self.per_block, dtype=np.int64)
         return (
-            self._axis(t % bx, bx),
-            self._axis((t // bx) % by, by),
-            self._axis(t // (bx * by), bz),
+            self._per_thread(t % bx, bx),
+            self._per_thread((t // bx) % by, by),
+            self._per_thread(t // (bx * by), bz),
         )
 
     @cached_property
@@ -68,16 +73,16 @@ class Threads:
         if self.blocks == 1:
             b = self.first
             return np.int32(b % gx), np.int32((b // gx) % gy), np.int32(b // (gx * gy))
-        b = self.ids[self.blk]
+        b = self.ids
         return (
-            self._axis(b % gx, gx),
-            self._axis((b // gx) % gy, gy),
-            self._axis(b // (gx * gy), gz),
+            self._per_block(b % gx, gx),
+            self._per_block((b // gx) % gy, gy),
+            self._per_block(b // (gx * gy), gz),
         )
 
     @cached_property
     def laneid(self) -> Any:
-        return (self.linear % WARP).astype(np.int32)
+        return np.tile((np.arange(self.per_block) % WARP).astype(np.int32), self.blocks)
 
     def special(self, name: str) -> Any:
         if name == "threadIdx":

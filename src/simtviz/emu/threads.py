@@ -71,13 +71,13 @@ class Threads:
     def bidx(self) -> tuple[Any, Any, Any]:
         gx, gy, gz = self.grid
         if self.blocks == 1:
-            b = self.first
-            return np.int32(b % gx), np.int32((b // gx) % gy), np.int32(b // (gx * gy))
-        b = self.ids
+            f = self.first
+            return np.int32(f % gx), np.int32((f // gx) % gy), np.int32(f // (gx * gy))
+        ids = self.ids
         return (
-            self._per_block(b % gx, gx),
-            self._per_block((b // gx) % gy, gy),
-            self._per_block(b // (gx * gy), gz),
+            self._per_block(ids % gx, gx),
+            self._per_block((ids // gx) % gy, gy),
+            self._per_block(ids // (gx * gy), gz),
         )
 
     @cached_property

@@ -1,0 +1,59 @@
+"""On a real GPU: the CPU emulator gives the GPU's trace counts for every template, and records
+what the GPU records (except the SM and the clock, which the emulator cannot know: -1).
+
+Run as its own process: ``SIMTVIZ_BACKEND=gpu python -m pytest -m gpu tests/gpu/test_emu_gpu.py``.
+The GPU side runs in the traced kernel's child process; the emulator runs here (no numba).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simtviz.backends.trace.emu import run_trace_emu
+from simtviz.backends.trace.isolated import run_isolated
+from simtviz.core.trace_analysis import F_THREAD
+from simtviz.core.trace_model import TraceRequest
+from simtviz.core.trace_templates import template, templates
+
+pytestmark = pytest.mark.gpu
+COUNT_KEYS = ("accesses", "logged", "oob_total", "oob", "arrays", "lines", "shared_arrays", "shared_lines")
+
+
+def request(name: str) -> TraceRequest:
+    t = template(name)
+    return TraceRequest(t.source, t.grid, t.block, t.args, check=t.check, filename=t.file, time_kernel=False)
+
+
+@pytest.mark.parametrize("name", [t.name for t in templates()])
+def test_every_template_gives_the_gpus_counts_on_the_emulator(name: str) -> None:
+    gpu, emu = run_isolated("gpu", request(name)), run_trace_emu(request(name))
+    g, e = gpu.summary(), emu.summary()
+    for key in COUNT_KEYS:
+        assert e.get(key) == g.get(key), key
+    by_thread = [log[:, np.argsort(log[F_THREAD], kind="stable")] for log in (gpu.log, emu.log)]
+    np.testing.assert_array_equal(by_thread[1], by_thread[0])
+    if name == "histogram_racing":
+        # Both lose updates (which ones on the GPU depends on its warps' timing): both checks fail.
+        assert gpu.check is not None and emu.check is not None
+        assert not gpu.check["passed"] and not emu.check["passed"]
+        return
+    for array, values in gpu.outputs.items():
+        np.testing.assert_array_equal(emu.outputs[array], values, err_msg=array)
+
+
+def test_the_emulator_records_what_the_gpu_records_but_the_sm_and_clock() -> None:
+    from simtviz.backends.gpu import GpuBackend
+    from simtviz.backends.record import RecordRequest
+    from simtviz.backends.record.emu import record_in_emulator
+    from simtviz.core.launch import Dim3, LaunchConfig
+
+    config = LaunchConfig(Dim3(7, 3, 2), Dim3(32, 4, 2))
+    backend = GpuBackend()
+    gpu = backend.to_host(backend.record(config))
+    emu = record_in_emulator(RecordRequest(config))
+    for name, values in gpu.fields.items():
+        if name in ("smid", "t_ns"):
+            assert (emu.fields[name] == -1).all()
+            continue
+        np.testing.assert_array_equal(emu.fields[name], np.asarray(values), err_msg=name)

@@ -16,14 +16,13 @@ import numpy as np
 import pytest
 
 import simtviz
-from simtviz.core.trace_analysis import F_THREAD
-from simtviz.core.trace_model import BlockWindow, TraceRequest, TraceResult
+from emu_compare import assert_same_trace, both
+from simtviz.core.trace_model import BlockWindow, TraceRequest
 from simtviz.core.trace_templates import template, templates
 
 pytestmark = pytest.mark.usefixtures("needs_sim")
 DATA = Path(__file__).parent / "data" / "trace"
 KERNELS = Path(simtviz.__file__).parent / "kernels"
-COUNT_KEYS = ("accesses", "logged", "oob_total", "oob", "arrays", "lines", "shared_arrays", "shared_lines")
 # Templates whose final arrays differ, and why: the simulator runs a block's threads one after
 # another, so a read-modify-write never overlaps another; the emulator (like a GPU) runs them in
 # lockstep, so threads that read the same bin all store the same incremented value: lost updates.
@@ -34,31 +33,6 @@ RACES = {"histogram_racing": "bins[b] += 1 from 8 threads per bin at once: 7 of 
 def needs_sim(backend_kind: str) -> None:
     if backend_kind != "sim":
         pytest.skip("the simulator is the reference here")
-
-
-def both(request: TraceRequest) -> tuple[TraceResult, TraceResult]:
-    from simtviz.backends.trace.emu import run_trace_emu
-    from simtviz.backends.trace.sim import run_trace_sim
-
-    return run_trace_sim(request), run_trace_emu(request)
-
-
-def by_thread(log: np.ndarray) -> np.ndarray:
-    """Rows grouped by thread, each thread's in the order it logged them (its program order)."""
-    return log[:, np.argsort(log[F_THREAD], kind="stable")]
-
-
-def assert_same_trace(sim: TraceResult, emu: TraceResult, outputs: bool = True) -> None:
-    s, e = sim.summary(), emu.summary()
-    for key in COUNT_KEYS:
-        assert e.get(key) == s.get(key), key
-    np.testing.assert_array_equal(by_thread(emu.log), by_thread(sim.log))
-    assert emu.backend == "emu" and e["kernel_ms"] is None and e["instrumented_ms"] is None
-    if outputs:
-        assert emu.outputs.keys() == sim.outputs.keys()
-        for name in sim.outputs:
-            np.testing.assert_array_equal(emu.outputs[name], sim.outputs[name], err_msg=name)
-        assert (emu.check or {}).get("passed") == (sim.check or {}).get("passed")
 
 
 def template_request(name: str, **changes: Any) -> TraceRequest:

@@ -196,3 +196,16 @@ def test_the_record_kernel_records_what_the_simulator_records() -> None:
     for name, values in sim.fields.items():
         np.testing.assert_array_equal(emu.fields[name], values, err_msg=name)
     assert (emu.fields["smid"] == -1).all() and (emu.fields["t_ns"] == -1).all()
+
+
+def test_the_trace_child_process_runs_the_emulator() -> None:
+    # The app runs a student's kernel in a killable child: for emu it imports no numba there.
+    from simtviz.backends.trace import TRACE
+    from simtviz.backends.trace.emu import run_trace_emu
+
+    request = template_request("histogram_racing")
+    child = TRACE.run_emu(request, None, None)
+    here = run_trace_emu(request)
+    assert child.backend == "emu" and child.summary()["arrays"] == here.summary()["arrays"]
+    assert child.outputs["bins"].tolist() == [1] * 8
+    assert any(n.startswith("Lost updates (line 15: 56 stores to bins)") for n in child.notes)

@@ -209,3 +209,14 @@ def test_the_trace_child_process_runs_the_emulator() -> None:
     assert child.backend == "emu" and child.summary()["arrays"] == here.summary()["arrays"]
     assert child.outputs["bins"].tolist() == [1] * 8
     assert any(n.startswith("Lost updates (line 15: 56 stores to bins)") for n in child.notes)
+
+
+def test_a_construct_the_emulator_cannot_run_comes_back_from_the_child_with_its_line() -> None:
+    from simtviz.backends.trace import TRACE
+    from simtviz.core.errors import EmulatorUnsupported
+
+    source = "from numba import cuda\n\n\n@cuda.jit\ndef k(A):\n    i = cuda.grid(1)\n"
+    source += "    A[i] = cuda.shfl_sync(-1, i, 0)\n"
+    with pytest.raises(EmulatorUnsupported) as info:
+        TRACE.run_emu(TraceRequest(source, (1, 1, 1), (32, 1, 1), {"A": "int32[32]"}), None, None)
+    assert (info.value.construct, info.value.line) == ("cuda.shfl_sync", 7)

@@ -154,6 +154,9 @@ class EmulatorUnsupported(SimtvizError):
         self.construct = construct
         self.line = line
 
+    def __reduce__(self) -> tuple[type, tuple[str, int | None]]:  # crosses from the trace child
+        return (EmulatorUnsupported, (self.construct, self.line))
+
 
 class NotAvailableHere(SimtvizError):
     """What was asked for needs something this backend lacks (a GPU's SMs and clock, say)."""

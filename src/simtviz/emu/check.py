@@ -88,6 +88,8 @@ def _check(fn: Function, seen: set[int], top: bool) -> None:
             target = _static(node.func, module, local)
             if target is None:
                 raise EmulatorUnsupported(f"calling {ast.unparse(node.func)}()", node.lineno)
+            if isinstance(target, Unavailable):
+                raise EmulatorUnsupported(target.why, node.lineno)
             if isinstance(target, Function):
                 if target.kind != "device":
                     kind = "a kernel" if target.kind == "kernel" else "not a @cuda.jit(device=True) function"

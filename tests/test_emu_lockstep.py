@@ -325,3 +325,21 @@ def test_the_emulator_never_imports_numba() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_what_the_interpreter_did_not_foresee_is_reported_as_unsupported_with_its_line() -> None:
+    # Comparing a tuple with a number passes the static check but has no meaning per thread.
+    out = np.zeros(4, np.int64)
+    with pytest.raises(EmulatorUnsupported) as info:
+        run(
+            """
+            from numba import cuda
+
+            @cuda.jit
+            def k(out):
+                i = cuda.threadIdx.x
+                out[i] = 1 if cuda.grid(2) < i else 0
+            """,
+            1, 4, out,
+        )  # fmt: skip
+    assert info.value.line == 7 and "this line" in info.value.construct

@@ -124,8 +124,15 @@ def launch(
             for name, a in zip(params, args, strict=True)
         ]
         interp = Interp(threads)
-        with np.errstate(all="ignore"):
-            interp.call(fn, values, {}, np.ones(threads.n, dtype=bool))
+        try:
+            with np.errstate(all="ignore"):
+                interp.call(fn, values, {}, np.ones(threads.n, dtype=bool))
+        except (KernelError, EmulatorUnsupported, MemoryError):
+            raise
+        except Exception as exc:  # what the interpreter did not foresee: say so, let sim run it
+            raise EmulatorUnsupported(
+                f"this line ({type(exc).__name__}: {exc})", interp.line or None
+            ) from exc
         for ref in values:
             if isinstance(ref, ArrayRef):
                 for kind, skipped in ref.oob.items():

@@ -27,3 +27,10 @@ def test_the_sweep_times_the_guarded_kernel_for_each_block_size() -> None:
     r = VECADD.run_emu(VecaddRequest(5000, 256, sweep=True, sweep_blocks=(32, 1024)), None, None)  # type: ignore[arg-type]
     assert [(row.block, row.grid) for row in r.sweep] == [(32, 157), (1024, 5)]  # ceil(5000 / b)
     assert all(row.sim_wall_ms is not None and row.sim_wall_ms > 0 for row in r.sweep)
+
+
+def test_the_sweep_table_says_the_times_are_the_emulators() -> None:
+    from simtviz.core.vecadd import sweep_table
+
+    r = VECADD.run_emu(VecaddRequest(600, 256, sweep=True, sweep_blocks=(64,)), None, None)  # type: ignore[arg-type]
+    assert "(emu)" in sweep_table(r) and "(sim)" not in sweep_table(r)

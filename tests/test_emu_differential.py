@@ -220,3 +220,15 @@ def test_a_construct_the_emulator_cannot_run_comes_back_from_the_child_with_its_
     with pytest.raises(EmulatorUnsupported) as info:
         TRACE.run_emu(TraceRequest(source, (1, 1, 1), (32, 1, 1), {"A": "int32[32]"}), None, None)
     assert (info.value.construct, info.value.line) == ("cuda.shfl_sync", 7)
+
+
+def test_threads_storing_one_flag_collide_without_an_update_being_lost() -> None:
+    # 64 threads store flag[0] = 1 and nobody reads it: 63 stores lose to one, all with the
+    # same value, so the note says the stores collided, not that updates were lost.
+    from simtviz.backends.trace.emu import run_trace_emu
+
+    source = "from numba import cuda\n\n\n@cuda.jit\ndef k(flag):\n    flag[0] = 1\n"
+    r = run_trace_emu(TraceRequest(source, (1, 1, 1), (64, 1, 1), {"flag": "int32[1]"}))
+    assert r.outputs["flag"].tolist() == [1]
+    (note,) = [n for n in r.notes if "store" in n]
+    assert note.startswith("Colliding stores (line 6: 63 to flag)") and "Lost updates" not in note

@@ -22,22 +22,31 @@ from simtviz.backends.trace.prepare import new_counters, new_log, prepare, read_
 from simtviz.core.errors import KernelFailed
 from simtviz.core.trace_analysis import analyse
 from simtviz.core.trace_model import TraceRequest, TraceResult
-from simtviz.core.trace_rewrite import COUNT, LOG
+from simtviz.core.trace_rewrite import COUNT, LOG, Site
 
 BACKEND_ID = "emu"
 # Rows allocated per logged thread beyond which the log stops at the budget anyway (as sim).
 EMU_ROWS_PER_THREAD = 64
 
 
-def lost_note(lost: dict[tuple[str, int], int], arrays: set[str]) -> str | None:
-    """One sentence on the plain stores that lost to another thread's in the same step."""
+def lost_note(lost: dict[tuple[str, int], int], arrays: set[str], sites: tuple[Site, ...] = ()) -> str | None:
+    """One sentence on the plain stores that lost to another thread's in the same step: lost
+    updates where the line also reads the array (``bins[b] += 1``), else colliding stores."""
     rows = sorted((line, name, count) for (name, line), count in lost.items() if name in arrays)
     if not rows:
         return None
-    where = "; ".join(f"line {line}: {count:,} stores to {name}" for line, name, count in rows)
+    read_back = {(s.line, s.array) for s in sites if s.kind == "load"}
+    updates = [(line, name, count) for line, name, count in rows if (line, name) in read_back]
+    if updates:
+        where = "; ".join(f"line {line}: {count:,} stores to {name}" for line, name, count in updates)
+        return (
+            f"Lost updates ({where}): threads that stored the same element in the same step ran in "
+            "lockstep, as a warp does, and one store won; use cuda.atomic.add for a read-modify-write."
+        )
+    where = "; ".join(f"line {line}: {count:,} to {name}" for line, name, count in rows)
     return (
-        f"Lost updates ({where}): threads that stored the same element in the same step ran in "
-        "lockstep, as a warp does, and one store won; use cuda.atomic.add for a read-modify-write."
+        f"Colliding stores ({where}): threads stored the same element in the same step and one "
+        "store won (harmless only if they all wrote the same value)."
     )
 
 
@@ -86,7 +95,7 @@ def run_trace_emu(request: TraceRequest, progress: Progress | None = None) -> Tr
         result = prepared.result(
             request, BACKEND_ID, analysis, host_log, outputs, run_s, time.perf_counter() - t1, window_accesses
         )
-        note = lost_note(stats.lost, set(prepared.rewrite.array_names))
+        note = lost_note(stats.lost, set(prepared.rewrite.array_names), prepared.rewrite.sites)
         if note:
             result.notes.append(note)
         prepared.conclude(request, result)

@@ -232,3 +232,12 @@ def test_threads_storing_one_flag_collide_without_an_update_being_lost() -> None
     assert r.outputs["flag"].tolist() == [1]
     (note,) = [n for n in r.notes if "store" in n]
     assert note.startswith("Colliding stores (line 6: 63 to flag)") and "Lost updates" not in note
+
+
+def test_an_integer_division_by_zero_fails_on_its_line_as_on_the_simulator() -> None:
+    from simtviz.backends.trace.emu import run_trace_emu
+    from simtviz.core.errors import KernelFailed
+
+    source = "from numba import cuda\n\n@cuda.jit\ndef k(A):\n    i = cuda.grid(1)\n    A[i] = 1 // (i - i)\n"
+    with pytest.raises(KernelFailed, match="line 6: ZeroDivisionError"):
+        run_trace_emu(TraceRequest(source, (1, 1, 1), (4, 1, 1), {"A": "int32[4]"}))

@@ -10,7 +10,8 @@ element per thread (uniform values stay scalars), under masks for ``if``/loops/`
 
 ``launch`` raises ``EmulatorUnsupported`` (before running, from ``check_kernel``) for what it
 cannot run, ``KernelIndexError`` (an IndexError, as numba's simulator) for an index out of
-bounds, ``DivergentBarrier`` for ``cuda.syncthreads()`` under divergent control flow.
+bounds, ``KernelZeroDivision`` for an integer ``//`` or ``%`` by zero (both as numba's simulator
+raises them), ``DivergentBarrier`` for ``cuda.syncthreads()`` under divergent control flow.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import numpy as np
 from simtviz.core.errors import EmulatorUnsupported
 from simtviz.emu.check import check_kernel
 from simtviz.emu.interp import Interp
-from simtviz.emu.memory import ArrayRef, DivergentBarrier, KernelError, KernelIndexError
+from simtviz.emu.memory import ArrayRef, DivergentBarrier, KernelError, KernelIndexError, KernelZeroDivision
 from simtviz.emu.modules import Function, Module, load_module, load_source
 from simtviz.emu.threads import Threads
 from simtviz.emu.values import lift
@@ -37,6 +38,7 @@ __all__ = [
     "EmulatorUnsupported",
     "KernelError",
     "KernelIndexError",
+    "KernelZeroDivision",
     "LaunchStats",
     "Module",
     "kernel_function",

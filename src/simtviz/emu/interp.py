@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simtviz.core.errors import EmulatorUnsupported
-from simtviz.emu.memory import ArrayRef, DivergentBarrier, KernelError, load, store
+from simtviz.emu.memory import ArrayRef, DivergentBarrier, KernelError, KernelZeroDivision, load, store
 from simtviz.emu.modules import Function, Jit, Module, Namespace, Native, Special, Unavailable, _member
 from simtviz.emu.threads import Dim3, Threads
 from simtviz.emu.values import DType, lift, to_bool, to_float, to_int, truth, widen
@@ -465,6 +465,9 @@ class Interp:
         if op not in BINOPS:
             raise self.unsupported(f"the operator {op.__name__}", node)
         left, right = self.ev(node.left, mask), self.ev(node.right, mask)
+        kind = getattr(getattr(right, "dtype", None), "kind", "")
+        if op in (ast.FloorDiv, ast.Mod) and kind in ("b", "i", "u") and bool(np.any((right == 0) & mask)):
+            raise KernelZeroDivision("integer division or modulo by zero", self.line)
         try:
             return binop(op, left, right)
         except TypeError as exc:

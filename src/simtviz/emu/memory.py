@@ -33,6 +33,10 @@ class KernelIndexError(KernelError, IndexError):
     """An index outside an array, found where numba's simulator raises IndexError."""
 
 
+class KernelZeroDivision(KernelError, ZeroDivisionError):
+    """An integer ``//`` or ``%`` by zero, where numba's simulator raises ZeroDivisionError."""
+
+
 class DivergentBarrier(KernelError):
     """``cuda.syncthreads()`` reached by some but not all live threads of a block."""
 

@@ -81,7 +81,10 @@ def run_trace_emu(request: TraceRequest, progress: Progress | None = None) -> Tr
             )
         except emu.KernelError as exc:
             where = f"line {exc.line}: " if exc.line else ""
-            kind = "IndexError" if isinstance(exc, IndexError) else type(exc).__name__
+            kind = next(
+                (k.__name__ for k in (IndexError, ZeroDivisionError) if isinstance(exc, k)),
+                type(exc).__name__,
+            )
             raise KernelFailed(f"{where}{kind}: {exc.message}") from exc
         run_s = time.perf_counter() - t0
         if progress:

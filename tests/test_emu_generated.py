@@ -83,13 +83,18 @@ def statement(draw: st.DrawFn, depth: int = 0) -> list[str]:
 @st.composite
 def kernel(draw: st.DrawFn) -> str:
     body = [line for s in draw(st.lists(statement(), min_size=1, max_size=5)) for line in s]
-    lines = ["i = cuda.grid(1)", "acc = 0"]
+    # i: the thread's linear id in the grid, whatever the block's shape (each thread its own C[i])
+    lines = [
+        "t = cuda.threadIdx.x + cuda.blockDim.x * (cuda.threadIdx.y + cuda.blockDim.y * cuda.threadIdx.z)",
+        "i = t + cuda.blockIdx.x * TPB",
+        "acc = 0",
+    ]
     if draw(st.booleans()):  # a shared tile behind a barrier
         lines += [
             "s = cuda.shared.array(TPB, int32)",
-            f"s[cuda.threadIdx.x] = A[{draw(index())}]",
+            f"s[t] = A[{draw(index())}]",
             "cuda.syncthreads()",
-            f"acc += s[({draw(index('cuda.threadIdx.x'))}) % TPB]",
+            f"acc += s[({draw(index('t'))}) % TPB]",
         ]
     if draw(st.booleans()):
         lines += ["acc = twice(acc)"]
@@ -107,10 +112,16 @@ def kernel(draw: st.DrawFn) -> str:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(source=kernel(), blocks=st.integers(1, 4))
-def test_generated_kernels_trace_as_on_the_simulator(source: str, blocks: int) -> None:
+@given(
+    source=kernel(),
+    blocks=st.integers(1, 4),
+    block=st.sampled_from([(TPB, 1, 1), (8, 4, 1), (4, 4, 2)]),
+)
+def test_generated_kernels_trace_as_on_the_simulator(
+    source: str, blocks: int, block: tuple[int, int, int]
+) -> None:
     args = {"A": f"int32[{N}]:arange", "B": f"int32[{N}]", "C": f"int32[{N}]"}
-    request = TraceRequest(source, (blocks, 1, 1), (TPB, 1, 1), args, filename="generated.py")
+    request = TraceRequest(source, (blocks, 1, 1), block, args, filename="generated.py")
     sim, emu = both(request)
     assert_same_trace(sim, emu)
     assert np.asarray(emu.outputs["B"]).dtype == np.int32

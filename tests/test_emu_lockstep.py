@@ -343,3 +343,20 @@ def test_what_the_interpreter_did_not_foresee_is_reported_as_unsupported_with_it
             1, 4, out,
         )  # fmt: skip
     assert info.value.line == 7 and "this line" in info.value.construct
+
+
+def test_print_writes_one_line_per_active_thread_in_lane_order(capsys: pytest.CaptureFixture[str]) -> None:
+    out = np.zeros(1, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            if i % 2 == 1:
+                print("thread", i, i * 10)
+        """,
+        1, 6, out,
+    )  # fmt: skip
+    assert capsys.readouterr().out.splitlines() == ["thread 1 10", "thread 3 30", "thread 5 50"]

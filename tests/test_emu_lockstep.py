@@ -360,3 +360,59 @@ def test_print_writes_one_line_per_active_thread_in_lane_order(capsys: pytest.Ca
         1, 6, out,
     )  # fmt: skip
     assert capsys.readouterr().out.splitlines() == ["thread 1 10", "thread 3 30", "thread 5 50"]
+
+
+def test_inc_dec_and_bitwise_atomics_in_lane_order() -> None:
+    # 5 lanes (k = 0..4). inc(u, 0, 2) from 0: 0→1→2→0 (old ≥ 2 wraps)→1→2: olds 0 1 2 0 1.
+    # dec(d, 0, 3) from 1: 1→0→3 (old 0 wraps to 3)→2→1→0: olds 1 0 3 2 1.
+    # and_ from 15 with ~(1 << k) (k < 4) then ~0: 15→14→12→8→0→0: olds 15 14 12 8 0.
+    # or_ from 0 with 1 << k: olds 0 1 3 7 15, final 31. xor from 0 with 1: olds 0 1 0 1 0, final 1.
+    u, d = np.zeros(1, np.uint32), np.ones(1, np.uint32)
+    a, o, x = np.array([15], np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64)
+    out = np.zeros((5, 5), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(u, d, a, o, x, out):
+            i = cuda.threadIdx.x
+            out[0, i] = cuda.atomic.inc(u, 0, 2)
+            out[1, i] = cuda.atomic.dec(d, 0, 3)
+            out[2, i] = cuda.atomic.and_(a, 0, ~(1 << i) if i < 4 else 0)
+            out[3, i] = cuda.atomic.or_(o, 0, 1 << i)
+            out[4, i] = cuda.atomic.xor(x, 0, 1)
+        """,
+        1, 5, u, d, a, o, x, out,
+    )  # fmt: skip
+    assert out.tolist() == [
+        [0, 1, 2, 0, 1],
+        [1, 0, 3, 2, 1],
+        [15, 14, 12, 8, 0],
+        [0, 1, 3, 7, 15],
+        [0, 1, 0, 1, 0],
+    ]
+    assert (u[0], d[0], a[0], o[0], x[0]) == (2, 0, 0, 31, 1)
+
+
+def test_a_long_run_of_lanes_on_one_element_through_a_per_thread_index() -> None:
+    # 100 lanes, index i - i (0 for all, but per thread): max in lane order of v_k = (37 k) % 100.
+    # The old value of lane k is the running maximum of v_0 .. v_{k-1} (0 before lane 0).
+    m = np.zeros(1, np.int64)
+    out = np.zeros(100, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(m, out):
+            i = cuda.threadIdx.x
+            out[i] = cuda.atomic.max(m, i - i, (37 * i) % 100)
+        """,
+        1, 100, m, out,
+    )  # fmt: skip
+    running, expected = 0, []
+    for k in range(100):  # the sequential definition, lane after lane
+        expected.append(running)
+        running = max(running, (37 * k) % 100)
+    assert out.tolist() == expected and m[0] == 99

@@ -174,6 +174,30 @@ def k(A, out):
         (64, 1, 1),
         {"A": "float64[170]:random", "out": "float64[3]"},
     ),
+    "atomics_2d_and_shared": (
+        """
+from numba import cuda, int32
+
+@cuda.jit
+def k(data, H, T):
+    h = cuda.shared.array((2, 4), int32)
+    t = cuda.threadIdx.x
+    if t < 8:
+        h[t // 4, t % 4] = 0
+    cuda.syncthreads()
+    i = cuda.grid(1)
+    if i < data.size:
+        v = data[i]
+        cuda.atomic.add(H, (v % 3, v % 5), 1)
+        cuda.atomic.add(h, (v % 2, v % 4), v)
+    cuda.syncthreads()
+    if t < 8:
+        cuda.atomic.add(T, (cuda.blockIdx.x, t // 4, t % 4), h[t // 4, t % 4])
+""",
+        (3, 1, 1),
+        (64, 1, 1),
+        {"data": "int32[150]:arange", "H": "int32[3,5]", "T": "int32[3,2,4]"},
+    ),
 }
 
 

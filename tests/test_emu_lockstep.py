@@ -416,3 +416,22 @@ def test_a_long_run_of_lanes_on_one_element_through_a_per_thread_index() -> None
         expected.append(running)
         running = max(running, (37 * k) % 100)
     assert out.tolist() == expected and m[0] == 99
+
+
+def test_an_error_in_a_device_function_of_the_kernels_file_names_its_own_line() -> None:
+    a = np.zeros(4, np.float64)
+    with pytest.raises(IndexError, match=r"^line 6: index 4 is out of bounds"):
+        run(
+            """
+            from numba import cuda
+
+            @cuda.jit(device=True)
+            def put(a, i):
+                a[i + 1] = 1.0
+
+            @cuda.jit
+            def k(a):
+                put(a, cuda.threadIdx.x)
+            """,
+            1, 4, a,
+        )  # fmt: skip

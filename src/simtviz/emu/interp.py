@@ -130,14 +130,16 @@ class Interp:
         self.node_key: Any = None
         self.target_name: str | None = None
         self.depth = 0
-        self.line = 0  # the kernel's line being run (inside a device function: the call's line)
+        self.line = 0  # the line being run in the kernel's file (in a helper elsewhere: the call's)
         self.lost: dict[tuple[str, int], int] = {}
         self.kernel_frame: Frame | None = None
+        self.home: Module | None = None  # the kernel's module: its lines are the ones reported
 
     # --- errors
 
     def unsupported(self, what: str, node: ast.AST | None = None) -> EmulatorUnsupported:
-        line = getattr(node, "lineno", None) if self.depth <= 1 else self.line
+        here = self.frame is not None and self.frame.module is self.home
+        line = getattr(node, "lineno", None) if here else self.line
         return EmulatorUnsupported(what, line or self.line or None)
 
     # --- functions
@@ -169,6 +171,7 @@ class Interp:
         self.depth += 1
         if self.depth == 1:
             self.kernel_frame = frame
+            self.home = fn.module
         try:
             self.exec_block(fn.node.body, mask)
         finally:
@@ -182,8 +185,8 @@ class Interp:
         for stmt in stmts:
             if not mask.any():
                 break
-            if self.depth == 1:
-                self.line = stmt.lineno
+            if self.frame is not None and self.frame.module is self.home:
+                self.line = stmt.lineno  # the student's file; a helper's lines are not theirs
             mask = self.exec_stmt(stmt, mask)
         return mask
 

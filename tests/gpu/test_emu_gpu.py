@@ -57,3 +57,15 @@ def test_the_emulator_records_what_the_gpu_records_but_the_sm_and_clock() -> Non
             assert (emu.fields[name] == -1).all()
             continue
         np.testing.assert_array_equal(emu.fields[name], np.asarray(values), err_msg=name)
+
+
+def test_float32_with_float64_literals_rounds_as_on_the_gpu() -> None:
+    # numba computes float32 × 0.1 and float32 / 3 in float64 and rounds once into B (float32);
+    # the emulator does the same (numba's simulator computes them in float32: NumPy 2's rule).
+    source = (
+        "from numba import cuda\n\n\n@cuda.jit\ndef k(A, B):\n    i = cuda.grid(1)\n"
+        "    if i < A.size:\n        B[i] = A[i] * 0.1 + A[i] / 3\n"
+    )
+    req = TraceRequest(source, (4, 1, 1), (256, 1, 1), {"A": "float32[1000]:arange", "B": "float32[1000]"})
+    gpu, emu = run_isolated("gpu", req), run_trace_emu(req)
+    np.testing.assert_array_equal(emu.outputs["B"], gpu.outputs["B"])

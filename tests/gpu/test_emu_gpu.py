@@ -64,8 +64,12 @@ def test_float32_with_float64_literals_rounds_as_on_the_gpu() -> None:
     # the emulator does the same (numba's simulator computes them in float32: NumPy 2's rule).
     source = (
         "from numba import cuda\n\n\n@cuda.jit\ndef k(A, B):\n    i = cuda.grid(1)\n"
-        "    if i < A.size:\n        B[i] = A[i] * 0.1 + A[i] / 3\n"
-    )
-    req = TraceRequest(source, (4, 1, 1), (256, 1, 1), {"A": "float32[1000]:arange", "B": "float32[1000]"})
+        "    if i < A.size:\n        B[i] = A[i] * 0.1\n        C[i] = A[i] / 3\n"
+    )  # no a * b + c: the GPU may fuse that into one FMA, rounded once
+    source = source.replace("def k(A, B)", "def k(A, B, C)")
+    args = {"A": "float32[1000]:arange", "B": "float32[1000]", "C": "float32[1000]"}
+    req = TraceRequest(source, (4, 1, 1), (256, 1, 1), args)
     gpu, emu = run_isolated("gpu", req), run_trace_emu(req)
     np.testing.assert_array_equal(emu.outputs["B"], gpu.outputs["B"])
+    np.testing.assert_array_equal(emu.outputs["C"], gpu.outputs["C"])
+    assert emu.outputs["B"][9].view(np.uint32) == 0x3F666666  # 9 × 0.1 in float64, rounded once

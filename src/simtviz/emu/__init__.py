@@ -49,6 +49,10 @@ __all__ = [
 
 # Threads run at once: whole blocks up to this many (2^20 int64 vectors are 8 MB each).
 CHUNK_THREADS = 1 << 20
+# Shared arrays take one copy per block of a chunk: the first chunk is kept to FIRST_BLOCKS
+# blocks, later ones to what fits SHARED_BYTES (48 KiB × 32,768 blocks of 32 would be 1.5 GB).
+FIRST_BLOCKS = 1024
+SHARED_BYTES = 256 << 20
 
 
 @dataclass
@@ -113,7 +117,7 @@ def launch(
     start = time.perf_counter()
     done = 0
     while done < total_blocks:
-        count = min(step, total_blocks - done)
+        count = min(step if stats.chunks else min(step, FIRST_BLOCKS), total_blocks - done)
         ids = (
             np.arange(done, done + count, dtype=np.int64) if block_ids is None
             else np.asarray(block_ids[done : done + count], dtype=np.int64)
@@ -143,6 +147,11 @@ def launch(
         for key, lost in interp.lost.items():
             stats.lost[key] = stats.lost.get(key, 0) + lost
         done += count
+        shared = sum(
+            r.data.nbytes for r in interp.chunk_cache.values() if getattr(r, "space", "") == "shared"
+        )
+        if shared:
+            step = max(1, min(step, SHARED_BYTES // max(1, shared // count)))
         stats.chunks += 1
         if progress is not None:
             progress(done / total_blocks)

@@ -31,3 +31,14 @@ def test_a_2d_window_takes_the_blocks_it_touches_in_linear_order() -> None:
     r = RECORD.run_emu(RecordRequest(config, window), None, None)  # type: ignore[arg-type]
     assert r.verification.ok and r.verification.total == 64
     np.testing.assert_array_equal(r.fields["grid2"][0], [12, 30])
+
+
+def test_a_launch_a_gpu_would_refuse_is_refused_with_the_drivers_words() -> None:
+    # 2048 threads per block: a GPU's limit is 1024; the emulator would run it, so it refuses.
+    import pytest
+
+    from simtviz.backends.sim import sim_info
+    from simtviz.core.errors import LaunchRejected
+
+    with pytest.raises(LaunchRejected, match="CUDA_ERROR_INVALID_VALUE"):
+        RECORD.run_emu(RecordRequest(LaunchConfig(Dim3(1, 1, 1), Dim3(2048, 1, 1))), sim_info(), None)

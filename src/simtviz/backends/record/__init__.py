@@ -57,6 +57,10 @@ class RecordExperiment:
     def run_emu(self, request: RecordRequest, info: BackendInfo, progress: Progress | None) -> Recording:
         from simtviz.backends.record.emu import record_in_emulator
 
+        # The emulator checks no limits either: it speaks for the driver, as the simulator does.
+        rejection = simulated_rejection(request.config, info.limits) if info is not None else None
+        if rejection is not None:
+            raise rejection
         return record_in_emulator(request, info, progress)
 
 

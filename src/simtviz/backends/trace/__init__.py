@@ -96,6 +96,11 @@ class TraceExperiment:
     def run_emu(self, request: TraceRequest, info: BackendInfo | None, progress: Progress | None) -> Any:
         from simtviz.backends.trace.isolated import run_isolated
 
+        # The emulator checks no limits either: it speaks for the driver, as the simulator does.
+        rejection = simulated_rejection(launch_config(request), info.limits) if info is not None else None
+        if rejection is not None:
+            rejection.launch_line = f"{request.kernel or 'kernel'}[{request.grid}, {request.block}](...)"
+            raise rejection
         return run_isolated("emu", request, progress)
 
 

@@ -54,6 +54,11 @@ class VecaddExperiment:
     def run_emu(self, request: VecaddRequest, info: BackendInfo, progress: Progress | None) -> VecaddResult:
         from simtviz.backends.vecadd.emu import run_vecadd_emu
 
+        # The emulator checks no limits either: it speaks for the driver, as the simulator does.
+        rejection = simulated_rejection(request.config, info.limits) if info is not None else None
+        if rejection is not None:
+            rejection.launch_line = request.config.launch_line("vecadd", "a, b, c")
+            raise rejection
         return run_vecadd_emu(request, info.label if info is not None else "emu", progress)
 
 

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         runner = getattr(importlib.import_module(module_name), func_name)
-        if kind != "emu":
+        if kind != "emu":  # the emulator imports no numba
             import simtviz.kernels.trace_helpers  # noqa: F401  (numba and the helpers, before 'ready')
 
         if kind == "gpu":

@@ -240,10 +240,10 @@ def test_a_construct_the_emulator_cannot_run_comes_back_from_the_child_with_its_
     from simtviz.core.errors import EmulatorUnsupported
 
     source = "from numba import cuda\n\n\n@cuda.jit\ndef k(A):\n    i = cuda.grid(1)\n"
-    source += "    A[i] = cuda.shfl_sync(-1, i, 0)\n"
+    source += "    A[i] = cuda.popc(i)\n"
     with pytest.raises(EmulatorUnsupported) as info:
         TRACE.run_emu(TraceRequest(source, (1, 1, 1), (32, 1, 1), {"A": "int32[32]"}), None, None)
-    assert (info.value.construct, info.value.line) == ("cuda.shfl_sync", 7)
+    assert (info.value.construct, info.value.line) == ("cuda.popc", 7)
 
 
 def test_threads_storing_one_flag_collide_without_an_update_being_lost() -> None:

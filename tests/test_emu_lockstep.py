@@ -247,7 +247,7 @@ def test_out_of_bounds_raises_index_error_with_the_line_and_negative_indices_wra
 @pytest.mark.parametrize(
     ("body", "construct", "line"),
     [
-        ("v = cuda.shfl_sync(0xFFFFFFFF, a[0], 0)", "cuda.shfl_sync", 7),
+        ("v = cuda.popc(a[0])", "cuda.popc", 7),
         ("for x in a:\n        a[0] = x", "for ... in a", 7),
         ("a[0:2] = 1", "a slice", 7),
         ("try:\n        a[0] = 1\n    except Exception:\n        pass", "try/except", 7),
@@ -435,3 +435,65 @@ def test_an_error_in_a_device_function_of_the_kernels_file_names_its_own_line() 
             """,
             1, 4, a,
         )  # fmt: skip
+
+
+def test_warp_shuffles_and_votes_within_each_warp_of_32() -> None:
+    # 2 warps of 32 (one block of 64), v = i + 1. A shfl_down tree (16, 8, 4, 2, 1) leaves lane 0
+    # of warp 0 with 1 + … + 32 = 528 and of warp 1 with 33 + … + 64 = (33 + 64) · 32 / 2 = 1552.
+    # ballot(i % 3 == 0) in warp 0: bits 0, 3, …, 30 = (8^11 - 1) / 7 = 0x49249249; warp 1
+    # (i = 32..63, lanes l = i - 32, i % 3 == 0 ⇔ l % 3 == 1): bits 1, 4, …, 31 = 0x92492492.
+    # all(i < 40): warp 0 yes, warp 1 no; any(i == 50): warp 0 no, warp 1 yes.
+    # shfl_xor(v, 1) swaps neighbours; shfl_up(v, 1) gives lane l - 1's value (lane 0 keeps its
+    # own); shfl(v, 5) gives every lane its warp's lane 5.
+    out = np.zeros((8, 64), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            v = i + 1
+            s = v
+            d = 16
+            while d > 0:
+                s += cuda.shfl_down_sync(0xFFFFFFFF, s, d)
+                d //= 2
+            out[0, i] = s
+            out[1, i] = cuda.ballot_sync(0xFFFFFFFF, i % 3 == 0)
+            out[2, i] = cuda.all_sync(0xFFFFFFFF, i < 40)
+            out[3, i] = cuda.any_sync(0xFFFFFFFF, i == 50)
+            out[4, i] = cuda.shfl_xor_sync(0xFFFFFFFF, v, 1)
+            out[5, i] = cuda.shfl_up_sync(0xFFFFFFFF, v, 1)
+            out[6, i] = cuda.shfl_sync(0xFFFFFFFF, v, 5)
+            if i % 2 == 0:
+                out[7, i] = cuda.activemask()
+        """,
+        1, 64, out,
+    )  # fmt: skip
+    assert out[0, 0] == 528 and out[0, 32] == 1552
+    assert set(out[1, :32]) == {0x49249249} and set(out[1, 32:]) == {0x92492492}
+    assert out[2].tolist() == [1] * 32 + [0] * 32 and out[3].tolist() == [0] * 32 + [1] * 32
+    assert out[4, :4].tolist() == [2, 1, 4, 3]
+    assert out[5, :3].tolist() == [1, 1, 2] and out[5, 32:34].tolist() == [33, 33]
+    assert set(out[6, :32]) == {6} and set(out[6, 32:]) == {38}
+    assert set(out[7, ::2]) == {0x55555555}  # the even lanes of each warp
+
+
+def test_a_shuffle_past_a_partial_warps_end_keeps_the_lanes_own_value() -> None:
+    # A block of 40: warp 1 has lanes 0..7 (threads 32..39). shfl_down by 4: lanes 0..3 read
+    # lanes 4..7 (threads 36..39); lanes 4..7 would read lanes 8..11, which do not exist.
+    out = np.zeros(40, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            out[i] = cuda.shfl_down_sync(0xFFFFFFFF, i, 4)
+        """,
+        1, 40, out,
+    )  # fmt: skip
+    assert out[32:].tolist() == [36, 37, 38, 39, 36, 37, 38, 39]
+    assert out[28:32].tolist() == [28, 29, 30, 31]  # warp 0's lanes 28..31: no lane 32..35 there

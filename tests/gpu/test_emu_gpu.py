@@ -73,3 +73,30 @@ def test_float32_with_float64_literals_rounds_as_on_the_gpu() -> None:
     np.testing.assert_array_equal(emu.outputs["B"], gpu.outputs["B"])
     np.testing.assert_array_equal(emu.outputs["C"], gpu.outputs["C"])
     assert emu.outputs["B"][9].view(np.uint32) == 0x3F666666  # 9 × 0.1 in float64, rounded once
+
+
+def test_warp_shuffles_and_votes_give_the_gpus_values() -> None:
+    # numba's simulator has no warp intrinsics; the emulator's must match the GPU's.
+    source = """from numba import cuda
+
+
+@cuda.jit
+def k(A, B):
+    i = cuda.grid(1)
+    v = A[i]
+    s = v
+    d = 16
+    while d > 0:
+        s += cuda.shfl_down_sync(0xFFFFFFFF, s, d)
+        d //= 2
+    B[0, i] = s
+    B[1, i] = cuda.shfl_xor_sync(0xFFFFFFFF, v, 3)
+    B[2, i] = cuda.shfl_up_sync(0xFFFFFFFF, v, 2)
+    B[3, i] = cuda.shfl_sync(0xFFFFFFFF, v, 7)
+    B[4, i] = cuda.ballot_sync(0xFFFFFFFF, v % 3 == 0)
+    B[5, i] = cuda.all_sync(0xFFFFFFFF, v < 100)
+    B[6, i] = cuda.any_sync(0xFFFFFFFF, v == 70)
+"""
+    req = TraceRequest(source, (2, 1, 1), (64, 1, 1), {"A": "int64[128]:arange", "B": "int64[7,128]"})
+    gpu, emu = run_isolated("gpu", req), run_trace_emu(req)
+    np.testing.assert_array_equal(emu.outputs["B"], gpu.outputs["B"])

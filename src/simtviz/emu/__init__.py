@@ -2,7 +2,9 @@
 
 All threads of many blocks run at once, statement by statement, each value a vector with one
 element per thread (uniform values stay scalars), under masks for ``if``/loops/``break``/
-``return``. Kernel modules are read as text (``ast``), never imported: no numba, no CuPy.
+``return``. Warps are 32 consecutive threads of a block in lockstep, so the warp intrinsics
+numba's simulator lacks run here (``shfl_*_sync``, ``ballot_sync``, ``all_sync``/``any_sync``,
+``activemask``). Kernel modules are read as text (``ast``), never imported: no numba, no CuPy.
 
     module = load_module("simtviz.kernels.record")        # or load_source(text, filename)
     stats = launch(module, "record_threads", grid, block, [arrays and scalars...], progress=...)

@@ -1,4 +1,5 @@
-"""``cuda.*`` in the emulator: indices, barriers, shared and local arrays, atomics.
+"""``cuda.*`` in the emulator: indices, barriers, warp shuffles and votes, shared and local
+arrays, atomics.
 
 Each function takes ``(interp, args, kwargs, mask, line)``: the interpreter (its ``threads``
 give the chunk's indices), the evaluated arguments, and the lanes that call it.
@@ -62,7 +63,76 @@ def _nothing(interp: Any, args: list[Any], kwargs: dict[str, Any], mask: Any, li
     return None
 
 
+# --- warp intrinsics: a warp is 32 consecutive threads of a block (linear id // 32), in lockstep
+
+
+def _warp_ids(interp: Any) -> np.ndarray:
+    t = interp.threads
+    per_block_warps = -(-t.per_block // 32)
+    ids: np.ndarray = t.blk * per_block_warps + t.linear // 32
+    return ids
+
+
+def _shuffle(kind: str) -> Callable[..., Any]:
+    """shfl_sync(mask, value, src_lane), shfl_up/down_sync(mask, value, delta),
+    shfl_xor_sync(mask, value, lane_mask): each lane reads ``value`` of another lane of its warp;
+    a source outside the warp (or past a partial warp's end) gives the lane its own value."""
+
+    def shfl(interp: Any, args: list[Any], kwargs: dict[str, Any], mask: Any, line: int) -> Any:
+        _member_mask, value, arg = args
+        if not isinstance(value, np.ndarray) and not isinstance(arg, np.ndarray) and kind == "idx":
+            return value  # every lane reads the same uniform value
+        t = interp.threads
+        lane_in_warp = t.linear % 32
+        a = widen(arg)
+        if kind == "idx":
+            src = a % 32 + 0 * lane_in_warp
+        elif kind == "up":
+            src = lane_in_warp - a
+        elif kind == "down":
+            src = lane_in_warp + a
+        else:
+            src = lane_in_warp ^ a
+        src_linear = t.linear - lane_in_warp + src
+        valid = (src >= 0) & (src < 32) & (src_linear < t.per_block)
+        values = np.broadcast_to(value, (t.n,))
+        source = np.where(valid, t.lane - t.linear + src_linear, t.lane)
+        return values[source]
+
+    return shfl
+
+
+def _vote(kind: str) -> Callable[..., Any]:
+    def vote(interp: Any, args: list[Any], kwargs: dict[str, Any], mask: Any, line: int) -> Any:
+        t = interp.threads
+        if kind == "activemask":
+            member, pred = np.int64(0xFFFFFFFF), np.True_
+        else:
+            member, pred = args
+        on = np.broadcast_to(truth(pred), mask.shape) & mask
+        bits = np.left_shift(on.astype(np.int64), t.linear % 32) & np.int64(member)
+        warps = _warp_ids(interp)
+        ballot = np.bincount(warps, weights=bits, minlength=int(warps.max()) + 1).astype(np.int64)[warps]
+        if kind in ("ballot", "activemask"):
+            return ballot.astype(np.uint32)
+        active = np.left_shift(mask.astype(np.int64), t.linear % 32) & np.int64(member)
+        present = np.bincount(warps, weights=active, minlength=int(warps.max()) + 1).astype(np.int64)[warps]
+        if kind == "all":
+            return (ballot == present).astype(np.int32)
+        return (ballot != 0).astype(np.int32)
+
+    return vote
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "shfl_sync": _shuffle("idx"),
+    "shfl_up_sync": _shuffle("up"),
+    "shfl_down_sync": _shuffle("down"),
+    "shfl_xor_sync": _shuffle("xor"),
+    "ballot_sync": _vote("ballot"),
+    "all_sync": _vote("all"),
+    "any_sync": _vote("any"),
+    "activemask": _vote("activemask"),
     "grid": grid,
     "gridsize": gridsize,
     "syncthreads": _barrier("plain"),

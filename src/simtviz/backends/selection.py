@@ -3,7 +3,10 @@
 numba reads ``NUMBA_ENABLE_CUDASIM`` when it is first imported, so the choice between a real GPU
 and the CUDA simulator has to be made before anything imports numba. ``auto`` asks the CUDA
 driver directly (through ctypes, which costs milliseconds and imports nothing) whether it sees
-a GPU; that is the answer ``numba.cuda.is_available()`` would give.
+a GPU; that is the answer ``numba.cuda.is_available()`` would give. Without one, ``auto`` means
+``emu``, simtviz's lockstep CPU emulator (NumPy only): activating it imports no numba and leaves
+``NUMBA_ENABLE_CUDASIM`` alone, so numba's simulator can still start in a child process for a
+kernel the emulator cannot run.
 """
 
 from __future__ import annotations
@@ -16,9 +19,19 @@ from functools import cache
 
 from simtviz.core.errors import BackendChoiceError
 
-__all__ = ["BACKEND_CHOICES", "ENV_VAR", "BackendChoiceError", "activate", "gpu_probe", "resolve_backend"]
+__all__ = [
+    "BACKEND_CHOICES",
+    "ENV_VAR",
+    "NO_GPU_BACKEND",
+    "BackendChoiceError",
+    "activate",
+    "gpu_probe",
+    "resolve_backend",
+]
 
-BACKEND_CHOICES = ("auto", "gpu", "sim")
+BACKEND_CHOICES = ("auto", "gpu", "emu", "sim")
+# What ``auto`` means without a GPU.
+NO_GPU_BACKEND = "emu"
 ENV_VAR = "SIMTVIZ_BACKEND"
 
 
@@ -58,11 +71,11 @@ def gpu_probe() -> tuple[bool, str]:
 
 
 def resolve_backend(flag: str | None = None) -> str:
-    """``gpu`` or ``sim``: what ``flag`` / ``$SIMTVIZ_BACKEND`` / ``auto`` means on this machine."""
+    """``gpu``, ``emu`` or ``sim``: what ``flag`` / ``$SIMTVIZ_BACKEND`` / ``auto`` means here."""
     requested = requested_backend(flag)
     if requested != "auto":
         return requested
-    return "gpu" if gpu_probe()[0] else "sim"
+    return "gpu" if gpu_probe()[0] else NO_GPU_BACKEND
 
 
 def numba_is_simulated() -> bool | None:
@@ -75,9 +88,14 @@ def numba_is_simulated() -> bool | None:
 
 
 def activate(kind: str) -> None:
-    """Set up this process for backend ``kind`` (``gpu`` or ``sim``) before numba is imported."""
-    if kind not in ("gpu", "sim"):
-        raise BackendChoiceError(f"activate() takes 'gpu' or 'sim', not {kind!r}")
+    """Set up this process for backend ``kind`` (``gpu``, ``emu`` or ``sim``) before numba is imported.
+
+    ``emu`` needs nothing: the emulator runs on NumPy, and numba (if ever imported here) keeps
+    whatever this process's environment says."""
+    if kind not in ("gpu", "emu", "sim"):
+        raise BackendChoiceError(f"activate() takes 'gpu', 'emu' or 'sim', not {kind!r}")
+    if kind == "emu":
+        return
     simulated = numba_is_simulated()
     want_sim = kind == "sim"
     if simulated is None:

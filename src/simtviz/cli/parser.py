@@ -73,7 +73,11 @@ def common_options() -> Parser:
     """``--backend`` and ``--debug``, accepted before or after the command."""
     common = Parser(add_help=False)
     common.add_argument(
-        "--backend", type=backend, default=None, help="auto (default), gpu or sim; env SIMTVIZ_BACKEND"
+        "--backend",
+        type=backend,
+        default=None,
+        help="auto (default: gpu where there is one, else emu), gpu, emu (CPU emulator) or sim "
+        "(numba's CUDA simulator); env SIMTVIZ_BACKEND",
     )
     common.add_argument("--debug", action="store_true", help="show Python tracebacks")
     return common

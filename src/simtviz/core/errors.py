@@ -154,6 +154,10 @@ class EmulatorUnsupported(SimtvizError):
         self.construct = construct
         self.line = line
 
+    def __reduce__(self) -> tuple[type[EmulatorUnsupported], tuple[str, int | None]]:
+        # Carried back from the traced kernel's child process whole (construct and line).
+        return (type(self), (self.construct, self.line))
+
 
 class NotAvailableHere(SimtvizError):
     """What was asked for needs something this backend lacks (a GPU's SMs and clock, say)."""

@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         runner = getattr(importlib.import_module(module_name), func_name)
-        import simtviz.kernels.trace_helpers  # noqa: F401  (numba and the helpers, before 'ready')
+        if kind != "emu":  # the emulator imports no numba
+            import simtviz.kernels.trace_helpers  # noqa: F401  (numba and the helpers, before 'ready')
 
         if kind == "gpu":
             from numba import cuda
@@ -173,7 +174,7 @@ def _as_unavailable(exc: BaseException, kind: str) -> BaseException:
 
     if isinstance(exc, SimtvizError):
         return exc
-    where = "the GPU" if kind == "gpu" else "the CUDA simulator"
+    where = {"gpu": "the GPU", "emu": "the CPU emulator"}.get(kind, "the CUDA simulator")
     return BackendUnavailable(f"the traced kernel's process could not start {where}: {exc}")
 
 

@@ -153,7 +153,8 @@ def test_cancel_stops_a_run_at_its_next_progress_report() -> None:
 
     def work() -> None:
         try:
-            outcome.append(backend.run(EMU_LANES, LaneRequest(40, steps=1000, step_s=0.01), lambda _f: reported.set()))
+            request = LaneRequest(40, steps=1000, step_s=0.01)
+            outcome.append(backend.run(EMU_LANES, request, lambda _f: reported.set()))
         except BaseException as exc:
             outcome.append(exc)
 

@@ -54,7 +54,7 @@ PREFERRED_SIZE = QSize(1500, 900)
 # narrow: beside the map it would leave the map ~300 px; under it the map keeps the width).
 NARROW_PX_PER_PT = 80
 # The backend badge over the map, per kind (a GPU shows its name instead).
-BADGES = {"sim": "CUDA simulator", "emu": "CPU emulator (lockstep, NumPy)"}
+BADGES = {"sim": "CUDA simulator", "emu": "CPU emulator"}  # the tooltip: "(lockstep, NumPy)"
 
 
 def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:

@@ -51,9 +51,10 @@ def die_with_parent(watch_fd: int, parent_pid: int) -> None:
 
     signal.signal(signal.SIGTERM, on_term)
     # Ctrl+C and a closed terminal reach the whole process group: the app decides what stops,
-    # and its end is seen above.
+    # and its end is seen above. (No SIGHUP on Windows.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)

@@ -105,3 +105,25 @@ def test_the_maps_title_names_the_emulator() -> None:
     # Over the map, and so in every exported PNG and snapshot.
     assert backend_words("emu") == "ran on the CPU emulator (lockstep, NumPy)"
     assert backend_words("sim") == "ran on the CUDA simulator (CPU)"
+
+
+def test_the_kernel_tab_on_emu_says_which_backend_traced(qtbot, emu_window) -> None:
+    from PySide6.QtWidgets import QComboBox, QPushButton, QTextEdit
+
+    tab = emu_window.findChild(object, "kernelTab")
+    combo = tab.findChild(QComboBox, "kernelTemplate")
+    index = combo.findData("vecadd_unguarded")
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+    button = tab.findChild(QPushButton, "kernelRunButton")
+    button.click()
+    qtbot.waitUntil(lambda: button.isEnabled() and not tab.runner.busy, timeout=60_000)
+    text = tab.findChild(QTextEdit, "kernelResult").toPlainText()
+    s = tab.summary()
+    # 4 × 256 = 1024 threads over 1000 elements: 24 extra threads × 3 accesses.
+    assert s["oob_total"] == 72
+    fallback = "running the traced kernel on numba's CUDA simulator instead (slower)"
+    if s["backend"] == "emu":
+        assert fallback not in text and "on the CPU emulator" in text
+    else:  # the simulator traced it: the findings say why, once
+        assert s["backend"] == "sim" and text.count(fallback) == 1

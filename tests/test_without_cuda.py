@@ -68,3 +68,32 @@ def test_stale_folder_check_never_signals_a_process_on_windows(monkeypatch: pyte
     monkeypatch.setattr(sim_process.os, "name", "nt")
     monkeypatch.setattr(sim_process.os, "kill", kill)
     assert sim_process._pid_alive(12345) is True  # assumed alive: its folder is left alone
+
+
+# activate("sim") in a fresh process, with or without NVIDIA's cuda-bindings importable.
+ACTIVATE = """
+import os, sys
+if sys.argv[1] == "blocked":
+    class NoCudaBindings:
+        def find_spec(self, name, path=None, target=None):
+            if name == "cuda" or name.startswith("cuda."):
+                raise ImportError(f"no module named {name!r} here")
+            return None
+    sys.meta_path.insert(0, NoCudaBindings())
+from simtviz.backends.selection import activate
+activate("sim")
+print(os.environ.get("NUMBA_ENABLE_CUDASIM"), os.environ.get("NUMBA_CUDA_USE_NVIDIA_BINDING"))
+"""
+
+
+@pytest.mark.parametrize(("bindings", "expected"), [("blocked", ["1", "0"]), ("present", ["1", "None"])])
+def test_the_simulator_without_cuda_bindings_uses_numbas_ctypes_ones(
+    bindings: str, expected: list[str]
+) -> None:
+    # numba-cuda (0.20.1 on macOS, no CUDA extra there) refuses to import numba.cuda, even to
+    # simulate, without cuda-bindings unless NUMBA_CUDA_USE_NVIDIA_BINDING=0.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    command = [sys.executable, "-c", ACTIVATE, bindings]
+    out = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == expected

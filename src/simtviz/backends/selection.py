@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import importlib.util
 import os
 import sys
 from functools import cache
@@ -87,6 +88,14 @@ def numba_is_simulated() -> bool | None:
     return bool(config.ENABLE_CUDASIM)
 
 
+def cuda_bindings_installed() -> bool:
+    """True when NVIDIA's ``cuda-bindings`` are importable (numba-cuda's CUDA extra brings them)."""
+    try:
+        return importlib.util.find_spec("cuda.bindings") is not None
+    except (ImportError, ValueError):  # no ``cuda`` package at all
+        return False
+
+
 def activate(kind: str) -> None:
     """Set up this process for backend ``kind`` (``gpu``, ``emu`` or ``sim``) before numba is imported.
 
@@ -101,6 +110,10 @@ def activate(kind: str) -> None:
     if simulated is None:
         if want_sim:
             os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+            if not cuda_bindings_installed():
+                # numba-cuda refuses to import without NVIDIA's bindings, even to simulate, unless
+                # told to use its ctypes ones (macOS: no CUDA wheels; numba-cuda 0.20.1 there).
+                os.environ.setdefault("NUMBA_CUDA_USE_NVIDIA_BINDING", "0")
         else:
             os.environ.pop("NUMBA_ENABLE_CUDASIM", None)
         return

@@ -134,3 +134,10 @@ def test_trace_json_on_emu_says_which_backend_ran(tmp_path: Path) -> None:
     # 1,024 threads over 1,000 elements: 24 extra threads × (load A, load B, store C) = 72.
     assert summary["oob_total"] == 72
     _said_which_ran(summary["backend"], out.stderr, TRACE_FALLBACK)
+
+
+def test_kernel_time_is_unknown_on_the_cpu_in_the_words_of_the_backend_that_ran() -> None:
+    from simtviz.core.run_timings import kernel_time_words
+
+    assert kernel_time_words({}, "emu") == "kernel time unknown (the CPU emulator has no GPU clock)"
+    assert kernel_time_words({}, "sim") == "kernel time unknown (the simulator has no GPU clock)"

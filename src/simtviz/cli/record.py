@@ -51,15 +51,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"{config.launch_line()} {where}")
     print(window.describe(config))
     print(verification.summary())
-    print(describe_timings(recording.timings_ms))
+    print(describe_timings(recording.timings_ms, recording.backend))
     print(f"saved {path}")
     return EXIT_OK if verification.ok else EXIT_CHECK_FAILED
 
 
-def describe_timings(timings: dict[str, Any]) -> str:
+def describe_timings(timings: dict[str, Any], backend: str = "sim") -> str:
     """E.g. ``kernel 0.534 ms (GPU time: CUDA events, GPU kept busy), threads started within
     0.52 ms (threads' %globaltimer), host launch call 0.1 ms, verify 1.6 ms``; unknowns say so."""
-    parts = [kernel_time_words(timings)]
+    parts = [kernel_time_words(timings, backend)]
     for key, label in (
         ("launch_host_ms", "host launch call (not kernel time)"),
         ("wall_ms", "run (host clock)"),

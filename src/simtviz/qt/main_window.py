@@ -339,7 +339,9 @@ class MainWindow(QMainWindow):
             self.launchPanel.set_config(recording.config)
         wall = recording.timings_ms.get("wall_ms")
         parts = [f"Last run: {recording.config.launch_line('kernel', '')[:-2]}"]
-        parts.append(kernel_time_words(recording.timings_ms))  # says what each time measures
+        parts.append(
+            kernel_time_words(recording.timings_ms, recording.backend)
+        )  # says what each time measures
         if wall is not None:
             parts.append(f"host {format_duration(wall / 1000)}")  # launch + wait, host clock
         if opened is not None:

@@ -28,6 +28,7 @@ BUILTIN: dict[str, str] = {
     "vecadd": "simtviz.backends.vecadd",
     "trace": "simtviz.backends.trace",
     "schedule": "simtviz.backends.schedule",
+    "lesson": "simtviz.backends.lesson.experiment",
 }
 
 _REGISTRY: dict[str, Experiment] = {}

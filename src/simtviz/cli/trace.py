@@ -95,12 +95,10 @@ def _args_dict(items: list[str]) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from simtviz.backends.base import BackendInfo, BackendKind
+    from simtviz.backends import info_for
     from simtviz.backends.selection import resolve_backend
-    from simtviz.backends.sim import sim_info
     from simtviz.backends.trace import TRACE
-    from simtviz.backends.trace.isolated import run_isolated
-    from simtviz.core.limits import DeviceLimits
+    from simtviz.backends.trace.fallback import run_traced
     from simtviz.core.trace_report import findings, save_npz
 
     try:
@@ -123,10 +121,10 @@ def run(args: argparse.Namespace) -> int:
     )
     # The GPU's limits are the driver's business (its own error is the lesson); this process
     # makes no CUDA context of its own, so a GPU is described without opening one.
-    info = sim_info() if kind == "sim" else BackendInfo(BackendKind.GPU, "gpu", "GPU", DeviceLimits())
+    info = info_for(kind)
     try:
         TRACE.check(request, info)
-        result = run_isolated(kind, request)
+        result = run_traced(kind, request, notice=lambda line: print(f"simtviz: {line}", file=sys.stderr))
     except (TraceUnsupported, KernelCompileError) as exc:
         print(f"simtviz: {args.file}, {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -154,8 +154,9 @@ class EmulatorUnsupported(SimtvizError):
         self.construct = construct
         self.line = line
 
-    def __reduce__(self) -> tuple[type, tuple[str, int | None]]:  # crosses from the trace child
-        return (EmulatorUnsupported, (self.construct, self.line))
+    def __reduce__(self) -> tuple[type[EmulatorUnsupported], tuple[str, int | None]]:
+        # Carried back from the traced kernel's child process whole (construct and line).
+        return (type(self), (self.construct, self.line))
 
 
 class NotAvailableHere(SimtvizError):

@@ -29,6 +29,8 @@ def timing_words(s: dict[str, Any]) -> str:
     if s.get("kernel_ms") is None:
         if s.get("backend") == "sim":
             return "Kernel time: not measured on the simulator (it runs each thread as Python)."
+        if s.get("backend") == "emu":
+            return "Kernel time: not measured on the CPU emulator (it has no GPU clock)."
         if s.get("instrumented_ms") is not None:
             return (
                 f"Kernel time: {s['instrumented_ms']:.3f} ms traced (GPU time, host launch cost excluded); "
@@ -62,7 +64,9 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
     s = result.summary()
     lines = [
         f"{s['kernel']}[{_dims(s['grid'])}, {_dims(s['block'])}] — {s['threads']:,} threads on "
-        + ("the CUDA simulator" if s["backend"] == "sim" else s["backend"].removeprefix("gpu:")),
+        + {"sim": "the CUDA simulator", "emu": "the CPU emulator"}.get(
+            s["backend"], s["backend"].removeprefix("gpu:")
+        ),
     ]
     window = s.get("window")
     if window:

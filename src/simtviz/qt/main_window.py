@@ -53,6 +53,8 @@ PREFERRED_SIZE = QSize(1500, 900)
 # Below this width per point of font size the inspector goes under the map (1280 px at 20 pt is
 # narrow: beside the map it would leave the map ~300 px; under it the map keeps the width).
 NARROW_PX_PER_PT = 80
+# The backend badge over the map, per kind (a GPU shows its name instead).
+BADGES = {"sim": "CUDA simulator", "emu": "CPU emulator"}  # the tooltip: "(lockstep, NumPy)"
 
 
 def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
@@ -194,6 +196,12 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         # Only passing messages live here now, so they get the bar's whole width.
         self.statusBar().setSizeGripEnabled(False)
+        # What the backend said about the last run (the emulator handing a kernel to the
+        # simulator): kept until the next run, where passing messages cannot hide it.
+        self.backendNotice = QLabel()
+        self.backendNotice.setObjectName("backendNotice")
+        self.backendNotice.setVisible(False)
+        self.statusBar().addPermanentWidget(self.backendNotice)
 
     # --- wiring ----------------------------------------------------------------------------------
     def _wire(self) -> None:
@@ -216,6 +224,8 @@ class MainWindow(QMainWindow):
             signal.connect(lambda *_: self.menuActions["runAction"].setEnabled(s.can_run))
         s.backendReady.connect(self._on_backend_ready)
         s.backendFailed.connect(self._on_backend_failed)
+        s.noticeArrived.connect(self.show_notice)
+        s.runStarted.connect(lambda *_: self.show_notice(""))
         self._busy_messages: set[str] = set()
         s.busyChanged.connect(self._on_busy)
         s.recordingChanged.connect(self._on_recorded)
@@ -253,8 +263,14 @@ class MainWindow(QMainWindow):
     def _on_backend_ready(self, info: BackendInfo) -> None:
         # Short words in the badge over the map; the device's details in its tooltip.
         name = info.label.split(" — ")[0]
-        self.backendLabel.setText(f"GPU: {name}" if info.kind == "gpu" else "CUDA simulator")
+        self.backendLabel.setText(BADGES.get(info.kind, f"GPU: {name}"))
         self.backendLabel.setToolTip(info.label)
+
+    def show_notice(self, line: str) -> None:
+        """One line from the backend about the run (empty: none), in the status bar until the next."""
+        self.backendNotice.setText(line)
+        self.backendNotice.setToolTip(line)
+        self.backendNotice.setVisible(bool(line))
 
     def _on_backend_failed(self, exc: BaseException, tb: str) -> None:
         """No backend (e.g. ``--backend gpu`` without a driver): say so and offer the simulator."""
@@ -323,7 +339,9 @@ class MainWindow(QMainWindow):
             self.launchPanel.set_config(recording.config)
         wall = recording.timings_ms.get("wall_ms")
         parts = [f"Last run: {recording.config.launch_line('kernel', '')[:-2]}"]
-        parts.append(kernel_time_words(recording.timings_ms))  # says what each time measures
+        parts.append(
+            kernel_time_words(recording.timings_ms, recording.backend)
+        )  # says what each time measures
         if wall is not None:
             parts.append(f"host {format_duration(wall / 1000)}")  # launch + wait, host clock
         if opened is not None:

@@ -54,12 +54,16 @@ def profile_label(profile: DeviceProfile) -> str:
 
 
 def check_can_measure(backend_kind: str) -> None:
-    """Raise ``NothingToMeasure`` on the simulator, before anything is launched."""
+    """Raise ``NothingToMeasure`` off a GPU (simulator, emulator), before anything is launched."""
     if str(backend_kind) != "gpu":
+        how = (
+            "the CPU emulator runs every thread in lockstep on NumPy arrays"
+            if str(backend_kind) == "emu"
+            else "the CUDA simulator runs blocks one after another on the CPU"
+        )
         raise NothingToMeasure(
-            "the CUDA simulator runs blocks one after another on the CPU: it has no SMs and no "
-            "GPU clock, so there is no schedule to measure (the occupancy arithmetic still works: "
-            "pick a device profile)"
+            f"{how}: it has no SMs and no GPU clock, so there is no schedule to measure (the "
+            "occupancy arithmetic still works: pick a device profile)"
         )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress, simulated_rejection
+from simtviz.backends.base import Backend, BackendInfo, Progress, simulated_rejection
 from simtviz.backends.experiment import register
 from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.launch import Dim3, LaunchConfig
@@ -32,8 +32,6 @@ RUNNERS = {
     "gpu": "simtviz.backends.trace.gpu:run_trace_gpu",
     "emu": "simtviz.backends.trace.emu:run_trace_emu",
 }
-# The simulator traces any launch of up to this many threads without asking (as the index map).
-SIM_MAX_TRACE_THREADS = 131_072
 
 
 def launch_config(request: TraceRequest) -> LaunchConfig:
@@ -64,22 +62,22 @@ class TraceExperiment:
             raise ArgSpecError(f"the time limit must be more than 0 s (got {request.time_limit_s})")
         request.check_window()
         precheck(request)
-        if info.kind is BackendKind.SIM:
+        if info.speaks_for_driver:  # the simulator or the emulator: simtviz speaks for the driver
             rejection = simulated_rejection(launch_config(request), info.limits)
             if rejection is not None:
                 rejection.launch_line = f"{request.kernel or 'kernel'}[{request.grid}, {request.block}](...)"
                 raise rejection
-            if request.threads > SIM_MAX_TRACE_THREADS and not request.force:
+            if info.needs_confirmation(request.threads) and not request.force:
                 raise LaunchTooLarge(
                     request.threads,
                     info.estimate_seconds(request.threads, "trace"),
-                    SIM_MAX_TRACE_THREADS,
+                    info.max_threads_unasked,
                     info.device_words,
                 )
         # On a GPU the launch goes to the driver, whose own error is the lesson.
 
     def estimate_s(self, request: TraceRequest, info: BackendInfo) -> float | None:
-        return info.estimate_seconds(request.threads, "trace") if info.kind is BackendKind.SIM else None
+        return info.estimate_seconds(request.threads, "trace") if info.speaks_for_driver else None
 
     def run_gpu(
         self, backend: Backend | None, request: TraceRequest, progress: Progress | None

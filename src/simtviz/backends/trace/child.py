@@ -175,7 +175,7 @@ def _as_unavailable(exc: BaseException, kind: str) -> BaseException:
 
     if isinstance(exc, SimtvizError):
         return exc
-    where = "the GPU" if kind == "gpu" else "the CUDA simulator"
+    where = {"gpu": "the GPU", "emu": "the CPU emulator"}.get(kind, "the CUDA simulator")
     return BackendUnavailable(f"the traced kernel's process could not start {where}: {exc}")
 
 

@@ -423,18 +423,12 @@ class KernelTab(QWidget):
         """Check the request here (nothing runs), then run it in a child process."""
         if self.runner.busy:
             return False
-        from simtviz.backends.base import BackendInfo, BackendKind
-        from simtviz.backends.sim import sim_info
+        from simtviz.backends import info_for
         from simtviz.backends.trace import TRACE
-        from simtviz.core.limits import DeviceLimits
 
         kind = self._kind()
         request = self.request(force)
-        info = (
-            sim_info()
-            if kind == "sim"
-            else (self.session.info or BackendInfo(BackendKind.GPU, "gpu", "GPU", DeviceLimits()))
-        )
+        info = self.session.info if self.session.info is not None and kind != "sim" else info_for(kind)
         self.editor.mark_line(None)
         try:
             TRACE.check(request, info)

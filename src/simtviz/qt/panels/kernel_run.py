@@ -42,14 +42,16 @@ class TraceRunner(QObject):
         return self._thread is not None and self._thread.is_alive()
 
     def start(self, kind: str, request: TraceRequest) -> None:
-        from simtviz.backends.trace.isolated import run_isolated
+        from simtviz.backends.trace.fallback import run_traced
 
         self._cancel = threading.Event()
         cancel = self._cancel
 
         def work() -> None:
             try:
-                result = run_isolated(kind, request, self.progress.emit, cancel, self.warm.take(kind))
+                # On emu, a kernel the emulator cannot run goes to the simulator; the result's
+                # notes say so first, and the findings show them.
+                result = run_traced(kind, request, self.progress.emit, cancel, self.warm.take(kind))
             except BaseException as exc:  # every failure is shown in words
                 self.failed.emit(exc)
                 return

@@ -324,7 +324,7 @@ class LessonPanel(LessonDemos, QWidget):
             f"<b>On the CPU simulator</b> this step shows: {html.escape(s.sim_shows)}<br>"
             f"It cannot show: {html.escape(s.sim_cannot)}"
         )
-        self.lessonSimNote.setVisible(self._kind == "sim")
+        self.lessonSimNote.setVisible(self._kind != "gpu")  # the emulator runs probes on the simulator
 
     def _label_buttons(self) -> None:
         s = self.step()
@@ -383,7 +383,7 @@ class LessonPanel(LessonDemos, QWidget):
         self.lessonStatus.setText(text)
 
     def _where(self) -> str:
-        return "the GPU" if self._kind == "gpu" else "the CPU simulator"
+        return {"gpu": "the GPU", "emu": "the CPU emulator"}.get(self._kind, "the CPU simulator")
 
     def run_probe(self, probe: str, section: str, params: Mapping[str, Any]) -> bool:
         if self._session is None:

@@ -25,8 +25,8 @@ PRESETS: dict[str, tuple[int, int, float, int, bool]] = {
 }
 
 NOTHING_HERE = (
-    "<b>Nothing to measure on the CUDA simulator.</b> It runs the blocks one after another on the "
-    "CPU: there are no SMs and no GPU clock, so no block has a place or a time. On a GPU, Run "
+    "<b>Nothing to measure on the CPU.</b> The CPU emulator and the CUDA simulator run the blocks "
+    "on the CPU: there are no SMs and no GPU clock, so no block has a place or a time. On a GPU, Run "
     "records for every block the SM it ran on (<code>%smid</code>) and when it started and ended "
     "(<code>%globaltimer</code>). Open a schedule saved on a GPU (e.g. "
     "<code>simtviz schedule … --out FILE.npz</code>) to see one here; the occupancy arithmetic "

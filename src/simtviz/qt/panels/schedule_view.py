@@ -280,7 +280,8 @@ class ScheduleView(QWidget):
         self.scheduleRunButton.setToolTip(
             "Launch the schedule kernel once and record every block's SM, start and end"
             if on_gpu
-            else "GPU only: the CUDA simulator has no SMs and no clock to measure"
+            else f"GPU only: {'the CPU emulator' if self.kind == 'emu' else 'the CUDA simulator'} "
+            "has no SMs and no clock to measure"
         )
         self.scheduleSaveButton.setEnabled(self._shown is not None and self._shown.result is not None)
         if self._shown is None:

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from simtviz.backends.base import BackendInfo
 from simtviz.core.errors import Cancelled, LaunchRejected
-from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, format_duration
+from simtviz.core.estimates import estimate_seconds, format_duration, max_threads_unasked
 from simtviz.core.vecadd import (
     DEFAULT_BLOCK,
     GPU_WOULD_NOT_RAISE,
@@ -40,7 +40,6 @@ from simtviz.core.vecadd import (
     VecaddResult,
     default_n,
     default_repeat,
-    estimate_sim_seconds,
     grid_for,
     idle_threads,
     program_source,
@@ -235,7 +234,14 @@ class VecaddPanel(QWidget):
         )
 
     def needs_confirmation(self, request: VecaddRequest) -> bool:
-        return self.kind == "sim" and request.simulated_threads() > SIM_MAX_THREADS_UNASKED
+        return self.kind != "gpu" and request.simulated_threads() > max_threads_unasked(self.kind)
+
+    def _cpu(self) -> str:
+        """Where a run off the GPU goes, in words."""
+        return "CPU emulator" if self.kind == "emu" else "CPU simulator"
+
+    def _estimate(self, request: VecaddRequest) -> float:
+        return estimate_seconds(self.kind, request.simulated_threads(), "vecadd")
 
     def _refresh(self) -> None:
         request = self.request()
@@ -245,9 +251,9 @@ class VecaddPanel(QWidget):
             f"grid_size = ceil({n:,} / {block:,}) = {grid:,} blocks → {grid * block:,} threads, "
             f"{idle_threads(n, block):,} idle in the last block."
         )
-        if self.kind == "sim":
-            eta = format_duration(estimate_sim_seconds(request))
-            text += f" CPU simulator: about {eta}"
+        if self.kind != "gpu":
+            eta = format_duration(self._estimate(request))
+            text += f" {self._cpu()}: about {eta}"
             text += " — asks first." if self.needs_confirmation(request) else "."
         else:
             text += " On the GPU: well under a second (plus ≈0.6 s to compile the first time)."
@@ -256,8 +262,8 @@ class VecaddPanel(QWidget):
         self.vecaddLaunch.setText(text)
         self.vecaddCode.setPlainText(program_source(n, block, request.guarded))
         self.vecaddCodeNote.setText(
-            "In the CPU simulator the same kernel runs on NumPy arrays (no CuPy without a GPU)."
-            if self.kind == "sim"
+            f"In the {self._cpu()} the same kernel runs on NumPy arrays (no CuPy without a GPU)."
+            if self.kind != "gpu"
             else "C sits at the start of a larger buffer whose canary tail counts writes past its end."
         )
 
@@ -266,13 +272,13 @@ class VecaddPanel(QWidget):
         """Run the program (through the worker); long simulator runs ask first."""
         request = self.request(sweep, force)
         if not force and self.needs_confirmation(request):
-            self._confirm(request, estimate_sim_seconds(request))
+            self._confirm(request, self._estimate(request))
             return
         self._submit(request)
 
     def _submit(self, request: VecaddRequest) -> None:
         if self._session.run(VECADD, request):
-            where = "the CPU simulator" if self.kind == "sim" else "the GPU"
+            where = f"the {self._cpu()}" if self.kind != "gpu" else "the GPU"
             self.vecaddResult.setText(
                 f"Running vecadd[{grid_for(request.n, request.block):,}, {request.block}] on {where}…"
             )
@@ -280,7 +286,7 @@ class VecaddPanel(QWidget):
     def _describe(self, request: VecaddRequest) -> tuple[str, float | None]:
         """For the progress panel: what runs and, on the simulator, how long it should take."""
         what = f"Running the vector add (N = {request.n:,})"
-        return what, estimate_sim_seconds(request) if self.kind == "sim" else None
+        return what, self._estimate(request) if self.kind != "gpu" else None
 
     def _on_result(self, experiment: str, result: VecaddResult) -> None:
         if experiment == VECADD:

@@ -32,14 +32,13 @@ SIM_DEFAULT_THREADS_PER_SECOND: Final = min(SIM_THREADS_PER_SECOND.values())
 # at its rate (≈ 44 s). The emulator's limit is derived from it, so both ask at the same wait.
 CONFIRM_SECONDS: Final = SIM_MAX_THREADS_UNASKED / SIM_RATE
 
-# Emulated threads a second, per experiment (the lockstep NumPy emulator, ``simtviz.emu``).
-# TO BE MEASURED by the emulator's benchmark (benchmarks/, docs/BENCHMARKS.md): these are
-# placeholders on the slow side of the targets (2^20 recorded threads in ≤ 1.5 s;
-# ≥ 10^6 traced accesses a second, vecadd making 3 per thread), so a run ends early, never late.
+# Emulated threads a second, per experiment (the lockstep NumPy emulator, ``simtviz.emu``),
+# measured by benchmarks/emu_rates.py on the 2-core CPU machine while it was loaded (load 8-12,
+# docs/BENCHMARKS.md, 2026-12-03), rounded down: a run ends early, never late.
 EMU_THREADS_PER_SECOND: Final[dict[str, float]] = {
-    "record": 250_000.0,  # to be measured
-    "vecadd": 250_000.0,  # to be measured
-    "trace": 100_000.0,  # to be measured
+    "record": 800_000.0,  # 2^20 threads recorded and verified in 0.6-1.2 s
+    "vecadd": 1_500_000.0,  # >= 1.7 M threads/s end to end
+    "trace": 300_000.0,  # 0.3-0.7 M threads/s with the analysis (3 accesses per thread)
 }
 # trace starts a fresh child process per run (no numba to import: NumPy and simtviz).
 EMU_STARTUP_SECONDS: Final[dict[str, float]] = {"trace": 0.5}

@@ -103,10 +103,12 @@ def run(args: argparse.Namespace) -> int:
     from simtviz.core.limits import DeviceLimits
     from simtviz.core.trace_report import findings, save_npz
 
-    try:
-        source = args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"simtviz: cannot read {args.file}: {exc}", file=sys.stderr)
+    from simtviz.core.files import read_user_text
+
+    try:  # a pipe, a device or a file over 1 MB is refused before a byte is read
+        source = read_user_text(args.file)
+    except OSError as exc:
+        print(f"simtviz: {exc}", file=sys.stderr)
         return EXIT_USAGE
     kind = resolve_backend(args.backend)
     request = TraceRequest(

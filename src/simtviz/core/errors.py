@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simtviz.core.estimates import format_duration
-from simtviz.core.files import ExportError
+from simtviz.core.files import ExportError, FileReadError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import LimitViolation, explain
 from simtviz.core.trace_args import ArgSpecError
@@ -256,6 +256,7 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
     KernelCompileError: (EXIT_USAGE, "The kernel does not compile", "Fix that line and run again."),
     ArgSpecError: (EXIT_USAGE, "Bad argument", ""),
     ExportError: (EXIT_USAGE, "Could not save", "Choose another file or folder."),
+    FileReadError: (EXIT_USAGE, "Could not open", "Choose a regular file (one you saved)."),
     RecordFileError: (
         EXIT_USAGE,
         "Not a simtviz record",

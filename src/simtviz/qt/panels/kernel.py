@@ -366,30 +366,58 @@ class KernelTab(QWidget):
         """NAME → SPEC in the CLI's syntax (CONTRACT.md)."""
         self.refresh_params(dict(specs))
 
-    def open_file(self, path: str | Path | None = None) -> None:
+    def open_file(self, path: str | Path | None = None) -> bool:
+        """Put the file's text in the editor (it is never run here). A pipe, a device or a file
+        over 1 MB is refused by its kind and size before a byte is read; every failure is said in
+        the window and leaves the editor as it was."""
+        from simtviz.core.files import read_user_text
+
         if path is None:
             path, _ = QFileDialog.getOpenFileName(self, "Open a kernel", "", "Python files (*.py)")
             if not path:
-                return
-        text = Path(path).read_text(encoding="utf-8")  # read only: the file is never run here
+                return False
+        try:
+            text = read_user_text(path)
+        except OSError as exc:
+            self._say(f"Could not open: {exc}")
+            return False
         self.template.setCurrentIndex(0)
         self.editor.setPlainText(text)
         self._filename = Path(path).name
         self.refresh_params()
+        self._say(f"Opened {path}")
+        return True
 
     def save_file(self, path: str | Path | None = None) -> Path | None:
+        """Write the editor's text atomically; the outcome (saved where, or why not) is said in
+        the window. None when nothing was written."""
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self, "Save the kernel", "kernel.py", "Python files (*.py)")
             if not path:
                 return None
-        from simtviz.core.files import atomic_write
+        from simtviz.core.files import atomic_write, check_writable
 
         text = self.editor.toPlainText()
 
         def write(fh: Any) -> None:
             fh.write(text)
 
-        return atomic_write(Path(path), write, mode="w")
+        try:
+            check_writable(path)
+            written = atomic_write(Path(path), write, mode="w")
+        except OSError as exc:
+            self._say(f"Could not save: {exc}. The text is still in the editor.")
+            return None
+        self._say(f"Saved {written}")
+        return written
+
+    def _say(self, text: str) -> None:
+        """A file's outcome, where the student looks: the result box and the status bar."""
+        self.result.setPlainText(text)
+        window = self.window()
+        status = getattr(window, "statusBar", None)
+        if callable(status):
+            status().showMessage(text, 15000)
 
     # --- running -------------------------------------------------------------------------------
     def showEvent(self, event: QShowEvent) -> None:

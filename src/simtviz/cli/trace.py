@@ -100,10 +100,9 @@ def run(args: argparse.Namespace) -> int:
     from simtviz.backends.sim import sim_info
     from simtviz.backends.trace import TRACE
     from simtviz.backends.trace.isolated import run_isolated
+    from simtviz.core.files import read_user_text
     from simtviz.core.limits import DeviceLimits
     from simtviz.core.trace_report import findings, save_npz
-
-    from simtviz.core.files import read_user_text
 
     try:  # a pipe, a device or a file over 1 MB is refused before a byte is read
         source = read_user_text(args.file)

@@ -210,7 +210,7 @@ class FileReadError(OSError):
 KERNEL_FILE_LIMIT = 1_000_000  # a student's kernel file: 1 MB is far beyond any lesson's
 
 
-def _read_kind(mode: int) -> str:
+def read_kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
         return "a pipe (FIFO)"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
@@ -232,7 +232,7 @@ def read_user_file(path: str | Path, limit: int) -> bytes:
     except OSError as exc:
         raise FileReadError(f"cannot read {target}: {exc.strerror or exc}") from exc
     if not stat.S_ISREG(st.st_mode):
-        raise FileReadError(f"cannot read {target}: it is {_read_kind(st.st_mode)}")
+        raise FileReadError(f"cannot read {target}: it is {read_kind(st.st_mode)}")
     _check_size(target, st.st_size, limit)
     # O_NONBLOCK: should the path turn into a pipe between stat and open, open returns at once.
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -243,7 +243,7 @@ def read_user_file(path: str | Path, limit: int) -> bytes:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise FileReadError(f"cannot read {target}: it is {_read_kind(st.st_mode)}")
+            raise FileReadError(f"cannot read {target}: it is {read_kind(st.st_mode)}")
         _check_size(target, st.st_size, limit)
         chunks, total = [], 0
         while total <= limit:

@@ -188,17 +188,34 @@ class KernelFailed(SimtvizError):
 
 class TimeLimitReached(SimtvizError):
     """A run in a child process (the student's traced kernel) was still going at its time limit
-    and was killed: an endless loop, or a launch too long for the limit."""
+    and was killed: an endless loop, or a launch too long for the limit.
 
-    def __init__(self, seconds: float, what: str = "the kernel") -> None:
-        super().__init__(seconds, what)
+    ``phase``: what the run was doing then, so that the words blame the right thing: "prepare"
+    (reading the file), "arrays" (building the arguments), "module" (the file's top-level code),
+    "kernel" or "" (compiling and running the kernel), "analysis" (simtviz's own analysis).
+    """
+
+    def __init__(self, seconds: float, what: str = "the kernel", phase: str = "") -> None:
+        super().__init__(seconds, what, phase)
         self.seconds = seconds
         self.what = what
+        self.phase = phase
 
     def __str__(self) -> str:
+        doing = {
+            "prepare": "reading and checking the file",
+            "arrays": "building the arrays (the kernel had not started)",
+            "module": "the file's top-level code (imports, defaults, decorators: the kernel had not started)",
+            "analysis": "the analysis of the log (the kernel had finished)",
+        }.get(self.phase)
+        if doing:
+            return (
+                f"{doing} was still going after {self.seconds:g} s and the process was ended; "
+                "the app keeps running"
+            )
         return (
-            f"stopped at the time limit: {self.what} was still running after {self.seconds:g} s "
-            "and its process was ended; the app keeps running"
+            f"{self.what} was still running after {self.seconds:g} s and its process was ended; "
+            "the app keeps running"
         )
 
 
@@ -288,4 +305,10 @@ def describe(exc: BaseException) -> ErrorReport:
         todo = f"Try {exc.smaller}."
     elif isinstance(exc, MemoryError):
         what = "not enough memory for this run"
+    elif isinstance(exc, TimeLimitReached) and exc.phase == "arrays":
+        todo = (
+            "Make the arrays smaller (their shapes in --arg or the arguments table), or raise the time limit."
+        )
+    elif isinstance(exc, TimeLimitReached) and exc.phase in ("module", "prepare"):
+        todo = "Look at the file's top-level code (outside the kernel), or raise the time limit."
     return ErrorReport(code, title, what, todo)

@@ -14,7 +14,7 @@ from simtviz.core.files import ExportError, FileReadError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import LimitViolation, explain
 from simtviz.core.trace_args import ArgSpecError
-from simtviz.core.trace_model import KernelCompileError
+from simtviz.core.trace_model import KernelCompileError, TopLevelError
 from simtviz.core.trace_source import TraceUnsupported
 
 # Exit statuses of the command line (CONTRACT.md).
@@ -167,6 +167,11 @@ class Cancelled(SimtvizError):
     """The user cancelled a run."""
 
 
+class BeyondDeviceLimits(SimtvizError):
+    """An occupancy question no block of this device can be asked (more threads, registers or
+    shared memory than it allows); the message names the limit."""
+
+
 class RecordFileError(SimtvizError):
     """A file that is not a simtviz record (not an .npz, a key missing, damaged, or pickled objects)."""
 
@@ -270,10 +275,16 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
     BackendChoiceError: (EXIT_USAGE, "Backend", ""),
     # The student's kernel file and its arguments (simtviz trace, the Your kernel tab).
     TraceUnsupported: (EXIT_USAGE, "Not traced", "Rewrite that line with plain element accesses."),
+    TopLevelError: (
+        EXIT_USAGE,
+        "The file's top-level code failed",
+        "Imports, default values and decorators run before the kernel: fix that line and run again.",
+    ),
     KernelCompileError: (EXIT_USAGE, "The kernel does not compile", "Fix that line and run again."),
     ArgSpecError: (EXIT_USAGE, "Bad argument", ""),
     ExportError: (EXIT_USAGE, "Could not save", "Choose another file or folder."),
     FileReadError: (EXIT_USAGE, "Could not open", "Choose a regular file (one you saved)."),
+    BeyondDeviceLimits: (EXIT_USAGE, "Beyond the device's limits", ""),
     RecordFileError: (
         EXIT_USAGE,
         "Not a simtviz record",

@@ -26,7 +26,7 @@ DEFAULT_SEED = 12345
 
 _ARRAY = re.compile(r"^(?P<dtype>[a-z0-9]+)\s*\[(?P<dims>[^\]]*)\]\s*(?::\s*(?P<init>.*))?$")
 _SCALAR = re.compile(r"^(?P<dtype>[a-z0-9]+)\s*:\s*(?P<value>.+)$")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME = re.compile(r"^\w+$")  # then str.isidentifier: any Python name, ``données`` included
 
 
 class ArgSpecError(ValueError):
@@ -98,7 +98,7 @@ def _number(text: str, dtype: str, whole: str) -> float | int:
 def parse_spec(name: str, text: str) -> ArgSpec:
     """One parameter's SPEC (without ``NAME=``), e.g. ``float32[1000]:random`` or ``int64:1000``."""
     whole = str(text).strip()
-    if not _NAME.match(name):
+    if not (_NAME.match(name) and name.isidentifier()):
         raise ArgSpecError(f"{name!r} is not a parameter name")
     match = _ARRAY.match(whole)
     if match:

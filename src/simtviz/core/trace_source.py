@@ -57,6 +57,21 @@ def parse(source: str, filename: str = "<kernel>") -> ast.Module:
         return ast.parse(source, filename=filename)
     except SyntaxError as exc:
         raise TraceUnsupported(exc.lineno or 0, f"syntax error: {exc.msg}") from None
+    except (RecursionError, MemoryError):
+        # An expression of tens of thousands of terms: Python's parser gives up on its depth.
+        line = _longest_line(source)
+        raise TraceUnsupported(
+            line,
+            "this line is too deeply nested for Python to read (an expression of thousands of "
+            "terms); split it into shorter statements",
+        ) from None
+    except ValueError as exc:  # "source code string cannot contain null bytes"
+        raise TraceUnsupported(0, f"the file cannot be read as Python: {exc}") from None
+
+
+def _longest_line(source: str) -> int:
+    lines = source.splitlines() or [""]
+    return max(range(len(lines)), key=lambda i: len(lines[i])) + 1
 
 
 def find_kernels(source: str | ast.Module) -> list[KernelInfo]:

@@ -306,7 +306,13 @@ class TraceChild:
             # Sticky in the child's context only: that process is gone, this one is fine.
             return KernelFailed(f"{exc.message} (only the traced kernel's own process was affected)")
         if isinstance(exc, BaseException):
-            return exc
+            from simtviz.core.errors import describe
+
+            try:
+                describe(exc)  # an error simtviz words (its own, MemoryError): carried as it is
+                return exc
+            except KeyError:
+                pass
         return KernelFailed(f"the traced kernel's process raised {name}: {text}")
 
 

@@ -22,7 +22,13 @@ import numpy as np
 
 from simtviz.core.trace_analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, SHARED, ArrayInfo
 from simtviz.core.trace_args import ArraySpec, build_host_args, match_parameters, parse_args
-from simtviz.core.trace_model import KernelCompileError, TraceRequest, TraceResult, evaluate_check
+from simtviz.core.trace_model import (
+    KernelCompileError,
+    TopLevelError,
+    TraceRequest,
+    TraceResult,
+    evaluate_check,
+)
 from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
 from simtviz.core.trace_source import choose_kernel, describe_numba_error, numba_error_line, parse
 
@@ -57,7 +63,16 @@ class Prepared:
             module.__file__ = str(self.path)
             sys.modules[name] = module
             phase("module")
-            exec(self.rewrite.compile(str(self.path), traced), module.__dict__)
+            try:
+                exec(self.rewrite.compile(str(self.path), traced), module.__dict__)
+            except (Exception, SystemExit) as exc:  # the file's own imports, defaults, decorators
+                line = self.failure_line(exc)
+                where = f"line {line}: " if line else ""
+                raise TopLevelError(
+                    line or 0,
+                    f"{where}{type(exc).__name__}: {exc} (in the file's top-level code, which runs "
+                    "before the kernel)",
+                ) from exc
             self.modules[traced] = module
             phase("kernel")
         return getattr(self.modules[traced], self.rewrite.kernel)

@@ -20,6 +20,9 @@ MAX_DIMS = 3
 # Elements per traced array: far beyond what a student types, small enough that a typo
 # (an extra 0) is refused in words instead of exhausting memory.
 MAX_ELEMENTS = 1 << 30
+# The traced arrays together: 2 GiB is far past any lesson's, and the simulator child holds each
+# array twice (host and "device") within its 16 GiB address space (backends/trace/limits.py).
+ARRAY_BUDGET_BYTES = 1 << 31
 # random: floats uniform in [0, 1); integers in [0, RANDOM_INT_HIGH), good for bins and indices.
 RANDOM_INT_HIGH = 100
 DEFAULT_SEED = 12345
@@ -160,7 +163,27 @@ def parse_args(specs: Mapping[str, str] | Iterable[str]) -> dict[str, ArgSpec]:
         if spec.name in out:
             raise ArgSpecError(f"{spec.name} is given twice")
         out[spec.name] = spec
+    check_array_budget(out.values())
     return out
+
+
+def check_array_budget(specs: Iterable[ArgSpec], budget: int = ARRAY_BUDGET_BYTES) -> None:
+    """ArgSpecError, before anything is allocated, when the arrays together exceed ``budget``
+    bytes; the words name each array's size and what to make smaller."""
+    from simtviz.core.files import format_bytes
+
+    arrays = [s for s in specs if isinstance(s, ArraySpec)]
+    sizes = {s.name: s.size * np.dtype(s.dtype).itemsize for s in arrays}
+    total = sum(sizes.values())
+    if total <= budget:
+        return
+    largest = max(sizes, key=lambda n: sizes[n])
+    each = ", ".join(f"{n} {format_bytes(b)}" for n, b in sizes.items())
+    raise ArgSpecError(
+        f"the arrays need {format_bytes(total)} together ({each}), more than the "
+        f"{format_bytes(budget)} simtviz builds for a traced run; make the largest ({largest}) "
+        "smaller: a few thousand elements show every pattern a lesson needs"
+    )
 
 
 def match_parameters(params: Iterable[str], specs: Mapping[str, ArgSpec]) -> list[ArgSpec]:

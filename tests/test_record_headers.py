@@ -190,3 +190,16 @@ def test_a_schedule_file_is_checked_the_same_way(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(RecordFileError, match="is a pipe"):
         load_schedule(fifo)
+
+
+def test_running_out_of_memory_while_checking_is_a_record_file_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import simtviz.core.recording as recording
+
+    def no_memory(*_a: object, **_k: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(recording, "verify", no_memory)
+    with pytest.raises(RecordFileError, match="does not fit in memory"):
+        load_npz(write_npz(tmp_path / "ok.npz", good_arrays(tmp_path)))

@@ -221,7 +221,13 @@ def load_npz(path: str | Path) -> Recording:
             raise RecordFileError(f"{path} is damaged: backend: {b.dtype} {b.shape} is not a short name")
         backend = str(data.array("backend"))
         fields = {f.name: data.array(f.name) for f in RECORD_SCHEMA}
-    return Recording(config, window, fields, backend, verify(fields, config, window))
+    try:
+        verification = verify(fields, config, window)
+    except MemoryError as exc:
+        raise RecordFileError(
+            f"{path}: checking its {window.threads:,} threads does not fit in memory"
+        ) from exc
+    return Recording(config, window, fields, backend, verification)
 
 
 def _triple(data: CheckedNpz, key: str, path: str | Path) -> tuple[int, int, int]:

@@ -2,7 +2,8 @@
 address-space limit (CUDA reserves far more virtual memory than it uses) but leads its own
 session, with open files ≤ 1,024, and a background process its file starts dies at the time limit.
 
-Run as its own process: ``SIMTVIZ_BACKEND=gpu python -m pytest -m gpu tests/gpu/test_trace_child_limits_gpu.py``.
+Run as its own process:
+``SIMTVIZ_BACKEND=gpu python -m pytest -m gpu tests/gpu/test_trace_child_limits_gpu.py``.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from simtviz.cli.parser import dim, positive_int
+from simtviz.cli.parser import at_least_one, dim
 from simtviz.core.errors import EXIT_OK, EXIT_USAGE
 from simtviz.core.trace_model import (
     DEFAULT_BUDGET,
@@ -59,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--kernel", default=None, help="the kernel's name, when the file has several")
     parser.add_argument(
-        "--budget", type=positive_int, default=None, help=f"most accesses to log (default {DEFAULT_BUDGET:,})"
+        "--budget", type=at_least_one, default=None, help=f"most accesses to log (default {DEFAULT_BUDGET:,})"
     )
     parser.add_argument(
         "--window",
@@ -99,13 +99,18 @@ def run(args: argparse.Namespace) -> int:
     from simtviz.backends.selection import resolve_backend
     from simtviz.backends.trace import TRACE
     from simtviz.backends.trace.fallback import run_traced
+    from simtviz.core.files import read_user_text
     from simtviz.core.trace_report import findings, save_npz
 
-    try:
-        source = args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"simtviz: cannot read {args.file}: {exc}", file=sys.stderr)
+    try:  # a pipe, a device or a file over 1 MB is refused before a byte is read
+        source = read_user_text(args.file)
+    except OSError as exc:
+        print(f"simtviz: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.out is not None:
+        from simtviz.core.files import check_writable
+
+        check_writable(args.out)  # a missing folder is said now, not after the run
     kind = resolve_backend(args.backend)
     request = TraceRequest(
         source=source,

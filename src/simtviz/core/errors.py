@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simtviz.core.estimates import format_duration
-from simtviz.core.files import ExportError
+from simtviz.core.files import ExportError, FileReadError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import LimitViolation, explain
 from simtviz.core.trace_args import ArgSpecError
-from simtviz.core.trace_model import KernelCompileError
+from simtviz.core.trace_model import KernelCompileError, TopLevelError
 from simtviz.core.trace_source import TraceUnsupported
 
 # Exit statuses of the command line (CONTRACT.md).
@@ -171,6 +171,11 @@ class Cancelled(SimtvizError):
     """The user cancelled a run."""
 
 
+class BeyondDeviceLimits(SimtvizError):
+    """An occupancy question no block of this device can be asked (more threads, registers or
+    shared memory than it allows); the message names the limit."""
+
+
 class RecordFileError(SimtvizError):
     """A file that is not a simtviz record (not an .npz, a key missing, damaged, or pickled objects)."""
 
@@ -192,17 +197,34 @@ class KernelFailed(SimtvizError):
 
 class TimeLimitReached(SimtvizError):
     """A run in a child process (the student's traced kernel) was still going at its time limit
-    and was killed: an endless loop, or a launch too long for the limit."""
+    and was killed: an endless loop, or a launch too long for the limit.
 
-    def __init__(self, seconds: float, what: str = "the kernel") -> None:
-        super().__init__(seconds, what)
+    ``phase``: what the run was doing then, so that the words blame the right thing: "prepare"
+    (reading the file), "arrays" (building the arguments), "module" (the file's top-level code),
+    "kernel" or "" (compiling and running the kernel), "analysis" (simtviz's own analysis).
+    """
+
+    def __init__(self, seconds: float, what: str = "the kernel", phase: str = "") -> None:
+        super().__init__(seconds, what, phase)
         self.seconds = seconds
         self.what = what
+        self.phase = phase
 
     def __str__(self) -> str:
+        doing = {
+            "prepare": "reading and checking the file",
+            "arrays": "building the arrays (the kernel had not started)",
+            "module": "the file's top-level code (imports, defaults, decorators: the kernel had not started)",
+            "analysis": "the analysis of the log (the kernel had finished)",
+        }.get(self.phase)
+        if doing:
+            return (
+                f"{doing} was still going after {self.seconds:g} s and the process was ended; "
+                "the app keeps running"
+            )
         return (
-            f"stopped at the time limit: {self.what} was still running after {self.seconds:g} s "
-            "and its process was ended; the app keeps running"
+            f"{self.what} was still running after {self.seconds:g} s and its process was ended; "
+            "the app keeps running"
         )
 
 
@@ -257,9 +279,16 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
     BackendChoiceError: (EXIT_USAGE, "Backend", ""),
     # The student's kernel file and its arguments (simtviz trace, the Your kernel tab).
     TraceUnsupported: (EXIT_USAGE, "Not traced", "Rewrite that line with plain element accesses."),
+    TopLevelError: (
+        EXIT_USAGE,
+        "The file's top-level code failed",
+        "Imports, default values and decorators run before the kernel: fix that line and run again.",
+    ),
     KernelCompileError: (EXIT_USAGE, "The kernel does not compile", "Fix that line and run again."),
     ArgSpecError: (EXIT_USAGE, "Bad argument", ""),
     ExportError: (EXIT_USAGE, "Could not save", "Choose another file or folder."),
+    FileReadError: (EXIT_USAGE, "Could not open", "Choose a regular file (one you saved)."),
+    BeyondDeviceLimits: (EXIT_USAGE, "Beyond the device's limits", ""),
     RecordFileError: (
         EXIT_USAGE,
         "Not a simtviz record",
@@ -291,4 +320,10 @@ def describe(exc: BaseException) -> ErrorReport:
         todo = f"Try {exc.smaller}."
     elif isinstance(exc, MemoryError):
         what = "not enough memory for this run"
+    elif isinstance(exc, TimeLimitReached) and exc.phase == "arrays":
+        todo = (
+            "Make the arrays smaller (their shapes in --arg or the arguments table), or raise the time limit."
+        )
+    elif isinstance(exc, TimeLimitReached) and exc.phase in ("module", "prepare"):
+        todo = "Look at the file's top-level code (outside the kernel), or raise the time limit."
     return ErrorReport(code, title, what, todo)

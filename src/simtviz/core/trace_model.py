@@ -32,6 +32,14 @@ class KernelCompileError(ValueError):
         return (KernelCompileError, (self.line, str(self)))
 
 
+class TopLevelError(KernelCompileError):
+    """The file's top-level code (an import, a default value, a decorator) raised before the
+    kernel could be compiled; ``line`` is the student's line (0: unknown)."""
+
+    def __reduce__(self) -> tuple[type, tuple[int, str]]:
+        return (TopLevelError, (self.line, str(self)))
+
+
 @dataclass(frozen=True)
 class BlockWindow:
     """The blocks whose threads are logged: ``count`` blocks from ``first``, in linear block order

@@ -108,7 +108,17 @@ def occupancy_summary(block: int, regs: int | None, smem: int, device: str = "cu
         profile = profile_for(device)
         if regs is None:
             regs = DEFAULT_PROFILE_REGS
-    return occupancy(profile, block, regs, smem).summary(device=profile_label(profile))
+    from simtviz.core.errors import BeyondDeviceLimits
+    from simtviz.core.occupancy import input_problems, opt_in_note
+
+    problems = input_problems(profile, block, regs, smem)
+    if problems:
+        raise BeyondDeviceLimits("; ".join(problems))
+    summary = occupancy(profile, block, regs, smem).summary(device=profile_label(profile))
+    note = opt_in_note(profile, smem, regs, block)
+    if note:
+        summary["opt_in_note"] = note
+    return summary
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,9 @@ RUNNERS = {
     "gpu": "simtviz.backends.trace.gpu:run_trace_gpu",
     "emu": "simtviz.backends.trace.emu:run_trace_emu",
 }
+# Texts up to this many characters are parsed here before a run (a few ms); a longer one only in
+# the child, inside the time limit, so the app's GUI thread never parses megabytes (1 MB took 6 s).
+PRECHECK_MAX_CHARS = 64_000
 
 
 def launch_config(request: TraceRequest) -> LaunchConfig:
@@ -61,7 +64,18 @@ class TraceExperiment:
         if not request.time_limit_s > 0:
             raise ArgSpecError(f"the time limit must be more than 0 s (got {request.time_limit_s})")
         request.check_window()
-        precheck(request)
+        from simtviz.core.files import KERNEL_FILE_LIMIT, format_bytes
+
+        size = len(request.source.encode("utf-8", "replace"))
+        if size > KERNEL_FILE_LIMIT:
+            raise ArgSpecError(
+                f"the kernel's file is {format_bytes(size)}; simtviz traces files of up to "
+                f"{format_bytes(KERNEL_FILE_LIMIT)} (keep the kernel and what it needs)"
+            )
+        if len(request.source) <= PRECHECK_MAX_CHARS:
+            precheck(request)
+        else:
+            parse_args(request.args)  # the arguments and their total size: no parsing of the text
         if info.speaks_for_driver:  # the simulator or the emulator: simtviz speaks for the driver
             rejection = simulated_rejection(launch_config(request), info.limits)
             if rejection is not None:

@@ -25,6 +25,7 @@ import traceback
 from typing import IO, Any
 
 HEADER = struct.Struct("<Q")
+ANALYSIS_CPU_S = 240.0  # CPU seconds beyond the time limit for the analysis and timing
 
 
 def write_message(stream: IO[bytes], message: Any, lock: threading.Lock) -> None:
@@ -70,6 +71,10 @@ def _watch_parent(stdin: IO[bytes]) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     kind = argv[0] if argv else "sim"
+    from simtviz.backends.trace.limits import apply_limits, die_with_parent, limit_cpu
+
+    die_with_parent(int(argv[1]) if len(argv) > 1 else 0)
+    apply_limits(kind)
     proto = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # print() in the student's kernel goes to stderr, never into the protocol
     lock = threading.Lock()
@@ -106,9 +111,18 @@ def main(argv: list[str] | None = None) -> int:
     except EOFError:
         return 0
     threading.Thread(target=_watch_parent, args=(stdin,), daemon=True).start()
+    # A backstop only: the parent's wall-clock limit is the real one (isolated.py).
+    limit_cpu((os.cpu_count() or 1) * (float(request.time_limit_s) + ANALYSIS_CPU_S))
 
     def progress(fraction: float) -> None:
         write_message(proto, ("progress", float(fraction)), lock)
+
+    def phase(name: str) -> None:
+        write_message(proto, ("phase", name), lock)
+
+    from simtviz.backends.trace import prepare
+
+    prepare.PHASE_HOOK = phase
 
     try:
         reply: tuple[Any, ...] = ("ok", runner(request, progress))

@@ -10,7 +10,6 @@ debounced, so a crash loses nothing.
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,6 +46,7 @@ from simtviz.core.trace_model import (
 from simtviz.core.trace_report import findings
 from simtviz.core.trace_source import TraceUnsupported, find_kernels
 from simtviz.core.trace_templates import templates
+from simtviz.qt.panels import kernel_files
 from simtviz.qt.panels.kernel_editor import CodeEditor
 from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner
 from simtviz.qt.panels.kernel_views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
@@ -275,53 +275,23 @@ class KernelTab(QWidget):
 
     def save_state(self) -> None:
         """Into the settings now (also called on every edit, after a short pause)."""
-        qs = self._qs
-        qs.setValue(KEY + "source", self.editor.toPlainText())
-        qs.setValue(KEY + "template", self.template.currentData() or "")
-        qs.setValue(KEY + "grid", ",".join(str(v) for v in self.grid()))
-        qs.setValue(KEY + "block", ",".join(str(v) for v in self.block()))
-        qs.setValue(KEY + "args", json.dumps(self.args.specs()))
-        qs.setValue(KEY + "check", self.check.text())
-        qs.setValue(KEY + "budget", self.budget.value())
-        qs.setValue(KEY + "time_limit", self.timeLimit.value())
-        first, blocks = self.window_inputs()
-        qs.setValue(KEY + "window_first", first)
-        qs.setValue(KEY + "window_blocks", blocks)
-        qs.sync()
+        kernel_files.save_state(self)
 
     def _restore(self) -> None:
-        qs = self._qs
-        source = qs.value(KEY + "source", None)
-        if not source:
-            # A first start: the unguarded vecadd, not saved until the student changes something.
-            self.load_template(
-                templates()[1].name if len(templates()) > 1 else templates()[0].name, save=False
-            )
-            return
-        self._loading = True
-        try:
-            self.editor.setPlainText(str(source))
-            self._set_dims(str(qs.value(KEY + "grid", "1,1,1")), str(qs.value(KEY + "block", "32,1,1")))
-            try:
-                specs = json.loads(str(qs.value(KEY + "args", "{}")))
-            except ValueError:
-                specs = {}
-            self.refresh_params(specs if isinstance(specs, dict) else {})
-            self.check.setText(str(qs.value(KEY + "check", "")))
-            self.budget.setValue(int(str(qs.value(KEY + "budget", DEFAULT_BUDGET))))
-            self.timeLimit.setValue(float(str(qs.value(KEY + "time_limit", DEFAULT_TIME_LIMIT_S))))
-            self.set_window(
-                int(str(qs.value(KEY + "window_first", 0))), int(str(qs.value(KEY + "window_blocks", 0)))
-            )
-        except (TypeError, ValueError):
-            log.warning("the saved Your kernel settings were unreadable; kept the text only")
-        finally:
-            self._loading = False
+        kernel_files.restore(self)
+
+    def _status(self, text: str) -> None:
+        window = self.window()
+        status = getattr(window, "statusBar", None)
+        if callable(status):
+            status().showMessage(text, 15000)
 
     def _set_dims(self, grid: str, block: str) -> None:
         for what, text in (("grid", grid), ("block", block)):
             values = [int(v) for v in text.split(",")] + [1, 1, 1]
             for axis, v in zip("XYZ", values, strict=False):
+                if not 0 <= v <= INT_MAX:
+                    raise ValueError(f"{KEY}{what}={text} is out of range")
                 self.spins[f"{what}{axis}"].setValue(v)
 
     def grid(self) -> tuple[int, int, int]:
@@ -366,30 +336,26 @@ class KernelTab(QWidget):
         """NAME → SPEC in the CLI's syntax (CONTRACT.md)."""
         self.refresh_params(dict(specs))
 
-    def open_file(self, path: str | Path | None = None) -> None:
+    def open_file(self, path: str | Path | None = None) -> bool:
+        """Put a file's text in the editor (it is never run here); see ``kernel_files``."""
         if path is None:
             path, _ = QFileDialog.getOpenFileName(self, "Open a kernel", "", "Python files (*.py)")
             if not path:
-                return
-        text = Path(path).read_text(encoding="utf-8")  # read only: the file is never run here
-        self.template.setCurrentIndex(0)
-        self.editor.setPlainText(text)
-        self._filename = Path(path).name
-        self.refresh_params()
+                return False
+        return kernel_files.open_into(self, path)
 
     def save_file(self, path: str | Path | None = None) -> Path | None:
+        """Write the editor's text; None when nothing was written (the window says why)."""
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self, "Save the kernel", "kernel.py", "Python files (*.py)")
             if not path:
                 return None
-        from simtviz.core.files import atomic_write
+        return kernel_files.save_from(self, path)
 
-        text = self.editor.toPlainText()
-
-        def write(fh: Any) -> None:
-            fh.write(text)
-
-        return atomic_write(Path(path), write, mode="w")
+    def _say(self, text: str) -> None:
+        """A file's outcome, where the student looks: the result box and the status bar."""
+        self.result.setPlainText(text)
+        self._status(text)
 
     # --- running -------------------------------------------------------------------------------
     def showEvent(self, event: QShowEvent) -> None:

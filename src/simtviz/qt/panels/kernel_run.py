@@ -54,9 +54,9 @@ class TraceRunner(QObject):
                 result = run_traced(kind, request, self.progress.emit, cancel, self.warm.take(kind))
             except BaseException as exc:  # every failure is shown in words
                 self.failed.emit(exc)
-                return
-            self.finished.emit(result)
-            try:  # the next Run finds numba already imported
+            else:
+                self.finished.emit(result)
+            try:  # the next Run finds numba already imported, after a failure too
                 self.warm.prepare(kind)
             except Exception:
                 log.exception("could not start the next traced kernel's process")

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simtviz.core.errors import Cancelled, LaunchRejected, NothingToMeasure
+from simtviz.core.errors import Cancelled, LaunchRejected, NothingToMeasure, RecordFileError
 from simtviz.core.schedule import (
     ScheduleRequest,
     ScheduleResult,
@@ -337,7 +337,7 @@ class ScheduleView(QWidget):
             path = chosen
         try:
             shown = ShownSchedule.of_file(path)
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, RecordFileError) as exc:
             self.scheduleMessage.setText(
                 f"<b>Could not open {html.escape(str(path))}:</b> {html.escape(str(exc))} "
                 "(expected a file written by <code>simtviz schedule --out</code>)"

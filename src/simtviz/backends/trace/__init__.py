@@ -23,7 +23,7 @@ from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.trace_args import ArgSpecError, match_parameters, parse_args
 from simtviz.core.trace_model import TraceRequest, TraceResult
 from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
-from simtviz.core.trace_source import choose_kernel, parse
+from simtviz.core.trace_source import TraceUnsupported, choose_kernel, parse
 
 # Names the child process imports and calls: "module:function".
 RUNNERS = {
@@ -61,7 +61,15 @@ class TraceExperiment:
         if not request.time_limit_s > 0:
             raise ArgSpecError(f"the time limit must be more than 0 s (got {request.time_limit_s})")
         request.check_window()
-        precheck(request)
+        try:
+            precheck(request)
+        except TraceUnsupported as exc:
+            from simtviz.backends.trace.gpu_compile import gpu_refusal
+
+            refusal = gpu_refusal(request, exc)  # numba-cuda's reason first, if a GPU refuses too
+            if refusal is not None:
+                raise refusal from None
+            raise
         if info.kind is BackendKind.SIM:
             rejection = simulated_rejection(launch_config(request), info.limits)
             if rejection is not None:

@@ -47,6 +47,7 @@ from simtviz.core.trace_model import (
 from simtviz.core.trace_report import findings
 from simtviz.core.trace_source import TraceUnsupported, find_kernels
 from simtviz.core.trace_templates import templates
+from simtviz.core.trace_words import look_at
 from simtviz.qt.panels.kernel_editor import CodeEditor
 from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner
 from simtviz.qt.panels.kernel_views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
@@ -473,11 +474,19 @@ class KernelTab(QWidget):
         self.lines.show_lines(summary["lines"], summary.get("shared_lines"))
         self.warp.show_request(None)
         self.detail.setText("Click an element to see the threads that touched it.")
-        if result.summary()["oob"]:
-            self.editor.mark_line(result.summary()["oob"][0]["line"])
+        look = look_at(summary)  # the most urgent finding's line, whatever its kind
+        if look:
+            self.editor.mark_line(look[0][0])
 
     def _on_failed(self, exc: BaseException) -> None:
         self._set_busy(False)
+        # The previous kernel's maps, table and check must not stand beside this failure.
+        self._result = None
+        self._data = None
+        self.arrays.show_data(None)
+        self.lines.show_lines([])
+        self.warp.show_request(None)
+        self.detail.setText("")
         if isinstance(exc, Cancelled):
             self.result.setPlainText("Cancelled: the kernel's process was ended.")
             return

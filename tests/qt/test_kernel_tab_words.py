@@ -1,0 +1,57 @@
+"""The Your kernel tab points at the line of every kind of finding, highlights the line of a
+kernel a GPU would not compile, and clears the previous kernel's maps, table and check when a
+run fails. Each Run starts a child process of its own (CUDA simulator)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSpinBox, QTextEdit
+
+RUN_MS = 60_000
+NOISY = (Path(__file__).parent.parent / "data" / "trace" / "noisy.py").read_text()  # random.random(): line 10
+
+
+def tab_of(w):
+    return w.findChild(object, "kernelTab")
+
+
+def run_tab(qtbot, tab) -> str:
+    button = tab.findChild(QPushButton, "kernelRunButton")
+    button.click()
+    qtbot.waitUntil(lambda: button.isEnabled() and not tab.runner.busy, timeout=RUN_MS)
+    return tab.findChild(QTextEdit, "kernelResult").toPlainText()
+
+
+def choose(tab, name: str) -> None:
+    combo = tab.findChild(QComboBox, "kernelTemplate")
+    index = combo.findData(name)
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def marked(tab) -> int | None:
+    return tab.findChild(QPlainTextEdit, "kernelEditor")._marked
+
+
+def test_a_race_highlights_its_store_and_a_refused_kernel_its_line_and_clears_the_old_run(
+    qtbot, window
+) -> None:
+    tab = tab_of(window)
+    choose(tab, "histogram_racing")
+    text = run_tab(qtbot, tab)
+    assert "cannot lose updates on it" in text
+    assert marked(tab) == 15  # bins[data[i] % 8] += 1: the racing store, no out-of-bounds at all
+    assert tab.arrays.views and tab.lines.rowCount() == 3 and tab.summary() is not None
+
+    tab.findChild(QPlainTextEdit, "kernelEditor").setPlainText(NOISY)
+    tab.set_args({"a": "float32[32]"})
+    for name, v in (("kernelGridX", 1), ("kernelBlockX", 32)):
+        tab.findChild(QSpinBox, name).setValue(v)
+    text = run_tab(qtbot, tab)
+    assert text.startswith("The kernel does not compile: line 10: a GPU would not compile this kernel")
+    assert marked(tab) == 10
+    # Nothing of the histogram's run is left beside the refusal.
+    assert tab.summary() is None
+    assert tab.arrays.views == [] and tab.lines.rowCount() == 0 and tab.warp.request is None
+    assert "bins" not in text

@@ -55,3 +55,26 @@ def test_a_race_highlights_its_store_and_a_refused_kernel_its_line_and_clears_th
     assert tab.summary() is None
     assert tab.arrays.views == [] and tab.lines.rowCount() == 0 and tab.warp.request is None
     assert "bins" not in text
+
+
+def test_read_parameters_makes_the_histogram_run_and_a_thread_s_error_is_highlighted(qtbot, window) -> None:
+    from simtviz.core.trace_templates import template
+
+    tab = tab_of(window)
+    editor = tab.findChild(QPlainTextEdit, "kernelEditor")
+    editor.setPlainText(template("histogram_racing").source)  # typed, not chosen: no template args
+    tab.set_args({})
+    tab.findChild(QPushButton, "kernelRefreshArgs").click()
+    specs = tab.args.specs()
+    assert specs == {"data": "int32[1000]:random", "bins": "int32[1000]:zeros"}  # not float32
+    for name, v in (("kernelGridX", 4), ("kernelBlockX", 256)):
+        tab.findChild(QSpinBox, name).setValue(v)
+    text = run_tab(qtbot, tab)
+    assert text.startswith("histogram[") and tab.summary()["arrays"]["bins"]["dtype"] == "int32"  # it ran
+
+    editor.setPlainText(
+        template("histogram_racing").source.replace("b = data[i] % bins.size", "b = 10 // (i - 21)")
+    )
+    text = run_tab(qtbot, tab)
+    assert "blockIdx=(0, 0, 0), threadIdx=(21, 0, 0)" in text and "tid=" not in text
+    assert marked(tab) == 14

@@ -169,3 +169,18 @@ def look_at(s: dict[str, Any]) -> list[tuple[int, str]]:
             seen.add(line)
             out.append((line, why))
     return out
+
+
+def simulated_failure_words(exc: BaseException, line: int | None, specs: Sequence[Any] = ()) -> str:
+    """An exception raised in a thread of numba's simulator, said as CUDA would name the thread;
+    NumPy's refusal of a float index said as the type problem it is."""
+    text = simulator_thread_words(f"{type(exc).__name__}: {exc}")
+    where = f"line {line}: " if line else ""
+    if isinstance(exc, IndexError) and "only integers" in str(exc):
+        floats = [s.name for s in specs if getattr(s, "shape", None) is not None and "float" in s.dtype]
+        which = f" ({', '.join(floats)} {'is' if len(floats) == 1 else 'are'} float)" if floats else ""
+        return (
+            f"{where}an array index must be an integer, and this one is a float{which}: give the array "
+            f"the index is read from an integer type such as int32.\n({text})"
+        )
+    return where + text

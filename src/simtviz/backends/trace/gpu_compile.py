@@ -225,6 +225,13 @@ def _is_unavailable(exc: BaseException) -> bool:
 # numba's words → a beginner's, each (pattern, wording); the wording may use the match's groups.
 _PLAIN: list[tuple[str, Callable[[re.Match[str]], str]]] = [
     (
+        r"Unsupported array index type (?P<type>\w+)",
+        lambda m: (
+            f"an array index must be an integer, and this one is {m['type']}: the array it was read "
+            "from (or a value computed from one) needs an integer type such as int32"
+        ),
+    ),
+    (
         r"Unknown attribute '(?P<attr>\w+)' of type Module\(<module '(?P<mod>[\w.]+)'",
         lambda m: (
             f"{m['mod']}.{m['attr']} does not exist on a GPU: numba-cuda cannot compile Python's "
@@ -264,11 +271,14 @@ def explain(exc: BaseException, path: str, request: TraceRequest) -> Verdict:
     from simtviz.core.trace_source import describe_numba_error, numba_error_line
 
     text = _ANSI.sub("", f"{type(exc).__name__}: {exc}")
-    line = numba_error_line(text, path) or _line_of(request, text) or 0
+    line = numba_error_line(text, path) or _loc_line(exc, path) or _line_of(request, text) or 0
     raw = _ANSI.sub("", str(exc)) or type(exc).__name__
     numba_words = describe_numba_error(raw, path, request.filename).splitlines()[0]
     numba_words = re.sub(r"^line \d+: ", "", numba_words).strip()
     numba_words = re.sub(r" from '[^']*'", "", numba_words)  # a module's path on this machine
+    signature_line = re.search(r">>> (.+)", raw)
+    if numba_words.endswith(":") and signature_line:
+        numba_words += " " + signature_line[1].strip()
     if not type(exc).__module__.startswith("numba"):
         numba_words = f"{type(exc).__name__}: {numba_words}"
     plain = ""
@@ -286,22 +296,37 @@ def explain(exc: BaseException, path: str, request: TraceRequest) -> Verdict:
     return Verdict(False, line, message)
 
 
+def _loc_line(exc: BaseException, path: str) -> int | None:
+    """The line numba's error object carries (its text does not always say it)."""
+    loc = getattr(exc, "loc", None)
+    filename = str(getattr(loc, "filename", "") or "")
+    if loc is not None and Path(filename).name == Path(path).name:
+        return int(getattr(loc, "line", 0) or 0) or None
+    return None
+
+
 def _source_line(source: str, line: int) -> str:
     lines = source.splitlines()
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def _line_of(request: TraceRequest, text: str) -> int | None:
-    """A line for an error numba gave without one (its linear algebra's ImportError): the first
-    line of the kernel that uses what the error names."""
-    words = ["linalg"] if "linear algebra" in text else re.findall(r"'(\w+)'", text)[:1]
-    if not words:
-        return None
+    """A line for an error numba gave without one: for its linear algebra's ImportError the first
+    line of the kernel that uses np.linalg; for an index that is not an integer the first index
+    made from an array's elements (``b = data[i]; bins[b]``)."""
     try:
+        from simtviz.core.trace_infer import index_arrays
         from simtviz.core.trace_source import choose_kernel, parse
 
         fn = choose_kernel(parse(request.source, request.filename), request.kernel)
     except Exception:
+        return None
+    if "array index type" in text:
+        params = {a.arg for a in fn.args.posonlyargs + fn.args.args}
+        lines = index_arrays(fn, params).values()
+        return min(lines) if lines else None
+    words = ["linalg"] if "linear algebra" in text else re.findall(r"'(\w+)'", text)[:1]
+    if not words:
         return None
     for node in ast.walk(fn):
         name = getattr(node, "attr", None) or getattr(node, "id", None)

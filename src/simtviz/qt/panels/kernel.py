@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
+from simtviz.core.trace_infer import DEFAULT_ARRAY, infer_specs
 from simtviz.core.trace_model import (
     DEFAULT_BUDGET,
     DEFAULT_TIME_LIMIT_S,
@@ -361,6 +362,12 @@ class KernelTab(QWidget):
         except TraceUnsupported:
             kernels = []
         params = list(kernels[0].params) if kernels else list(keep)
+        # Types read from the code for what the student has not set (a row left at the table's
+        # default included): an index array is int32, a size an int, not all float32.
+        inferred = infer_specs(self.editor.toPlainText(), kernels[0].name) if kernels else {}
+        for name in params:
+            if name in inferred and keep.get(name, DEFAULT_ARRAY) == DEFAULT_ARRAY:
+                keep[name] = inferred[name]
         self.args.set_specs(params, keep)
 
     def set_args(self, specs: dict[str, str]) -> None:

@@ -107,3 +107,13 @@ def test_two_dimensional_and_scalar_parameters_make_numba_s_signature() -> None:
         source, (1, 1, 1), (32, 1, 1), {"a": "float64[4,8]", "n": "int32:3", "m": "float32:0.5"}
     )
     assert gpu_compile.signature(request) == "void(float64[:, ::1], int32, float32)"
+
+
+def test_the_cache_keeps_at_most_its_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIMTVIZ_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(gpu_compile, "CACHE_KEEP", 10)
+    for k in range(11):
+        gpu_compile.write_cached(f"key{k:02d}", gpu_compile.Verdict(True))
+    # the 11th verdict is over 10: the oldest 11 - 10 // 2 = 6 go, the newest 5 stay
+    assert len(list((tmp_path / "gpu-compile").glob("*.json"))) == 5
+    assert gpu_compile.read_cached("key10") == gpu_compile.Verdict(True)

@@ -45,6 +45,7 @@ CHECK_CC = (7, 5)
 CHECK_TIMEOUT_S = 120.0
 UNAVAILABLE_MARKER = "gpu-compile-unavailable.json"
 UNAVAILABLE_RENEW_S = 7 * 24 * 3600
+CACHE_KEEP = 2000  # verdicts kept on disk
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _NUMBA = {"float32": "float32", "float64": "float64", "int32": "int32", "int64": "int64"}
 
@@ -137,6 +138,17 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 def write_cached(key: str, verdict: Verdict) -> None:
     if not verdict.unavailable:
         _write_json(_cache_file(key), {"ok": verdict.ok, "line": verdict.line, "message": verdict.message})
+        _prune(_cache_file(key).parent)
+
+
+def _prune(folder: Path) -> None:
+    """At most CACHE_KEEP verdicts (a few hundred bytes each): the oldest half goes beyond that."""
+    with contextlib.suppress(OSError):
+        files = list(folder.glob("*.json"))
+        if len(files) > CACHE_KEEP:
+            files.sort(key=lambda f: (f.stat().st_mtime_ns, f.name))
+            for f in files[: len(files) - CACHE_KEEP // 2]:
+                f.unlink(missing_ok=True)
 
 
 def _unavailable_known() -> bool:

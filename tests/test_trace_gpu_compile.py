@@ -117,3 +117,14 @@ def test_the_cache_keeps_at_most_its_limit(tmp_path: Path, monkeypatch: pytest.M
     # the 11th verdict is over 10: the oldest 11 - 10 // 2 = 6 go, the newest 5 stay
     assert len(list((tmp_path / "gpu-compile").glob("*.json"))) == 5
     assert gpu_compile.read_cached("key10") == gpu_compile.Verdict(True)
+
+
+def test_only_a_refused_call_is_worth_a_compile() -> None:
+    from simtviz.core.trace_source import TraceUnsupported
+
+    call = TraceUnsupported(9, "passes the array a to np.linalg.norm(): ...")
+    assert gpu_compile.worth_asking(call, NORM)  # np.linalg.norm(a) on line 9
+    sliced = "from numba import cuda\n\n\n@cuda.jit\ndef k(A):\n    A[1:] = 0\n"
+    assert not gpu_compile.worth_asking(TraceUnsupported(6, "slices are not traced"), sliced)
+    assert not gpu_compile.worth_asking(TraceUnsupported(0, "no @cuda.jit kernel in this file"), NORM)
+    assert not gpu_compile.worth_asking(TraceUnsupported(9, "syntax error: invalid syntax"), NORM)

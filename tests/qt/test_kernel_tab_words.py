@@ -78,3 +78,24 @@ def test_read_parameters_makes_the_histogram_run_and_a_thread_s_error_is_highlig
     text = run_tab(qtbot, tab)
     assert "blockIdx=(0, 0, 0), threadIdx=(21, 0, 0)" in text and "tid=" not in text
     assert marked(tab) == 14
+
+
+def test_np_linalg_norm_gets_the_gpu_s_reason_without_the_window_waiting(qtbot, window) -> None:
+    import time
+
+    tab = tab_of(window)
+    tab.findChild(QPlainTextEdit, "kernelEditor").setPlainText(
+        (Path(__file__).parent.parent / "data" / "trace" / "normed.py").read_text()  # np.linalg.norm: line 9
+    )
+    tab.set_args({"a": "float32[32]", "out": "float32[32]"})
+    for name, v in (("kernelGridX", 1), ("kernelBlockX", 32)):
+        tab.findChild(QSpinBox, name).setValue(v)
+    button = tab.findChild(QPushButton, "kernelRunButton")
+    t0 = time.perf_counter()
+    button.click()
+    clicked_s = time.perf_counter() - t0
+    qtbot.waitUntil(lambda: button.isEnabled() and not tab.runner.busy, timeout=RUN_MS)
+    text = tab.findChild(QTextEdit, "kernelResult").toPlainText()
+    assert clicked_s < 1.0  # the compile runs in the child; one here takes over 1 s (4 s loaded)
+    assert "line 9: a GPU would not compile this kernel" in text and "linear algebra" in text
+    assert marked(tab) == 9

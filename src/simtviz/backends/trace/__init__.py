@@ -55,7 +55,10 @@ def precheck(request: TraceRequest) -> Rewrite:
 class TraceExperiment:
     name = "trace"
 
-    def check(self, request: TraceRequest, info: BackendInfo) -> None:
+    def check(self, request: TraceRequest, info: BackendInfo, ask_gpu: bool = True) -> None:
+        """Raises what would refuse ``request``. A construct the tracer refuses is first compiled
+        for a GPU (``ask_gpu``: a process of its own, ~1 s when not cached), so numba-cuda's reason
+        comes first; the app passes False and lets the run's child ask (its GUI never waits)."""
         if request.budget < 1:
             raise ArgSpecError(f"the budget must be at least 1 access (got {request.budget})")
         if not request.time_limit_s > 0:
@@ -64,6 +67,8 @@ class TraceExperiment:
         try:
             precheck(request)
         except TraceUnsupported as exc:
+            if not ask_gpu:
+                raise
             from simtviz.backends.trace.gpu_compile import gpu_refusal
 
             refusal = gpu_refusal(request, exc)  # numba-cuda's reason first, if a GPU refuses too

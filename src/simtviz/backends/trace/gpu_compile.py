@@ -466,12 +466,35 @@ def verify(
     return None
 
 
+_GPU_CALLS = {"cuda", "numba", "range", "len", "min", "max", "abs", "int", "float", "bool"}
+
+
+def worth_asking(refusal: BaseException, source: str) -> bool:
+    """The tracer refused a line that calls something a GPU may refuse for a reason of its own
+    (``np.linalg.norm(a)``; not ``cuda.*`` or a builtin numba-cuda compiles): that reason comes
+    first. A slice or an attribute the tracer refuses compiles on a GPU: no need to ask."""
+    line = getattr(refusal, "line", 0)
+    if not line or str(getattr(refusal, "message", "")).startswith("syntax error"):
+        return False
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            root = node.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if not (isinstance(root, ast.Name) and root.id in _GPU_CALLS):
+                return True
+    return False
+
+
 def gpu_refusal(request: TraceRequest, refusal: BaseException) -> KernelCompileError | None:
     """For a kernel the tracer refused on one of its lines: numba-cuda's refusal if a GPU would
     not compile it either (the real reason comes first), else None. Compiles in a checker
     process (cached); this process never imports numba."""
-    line = getattr(refusal, "line", 0)
-    if not line or str(getattr(refusal, "message", "")).startswith("syntax error"):
+    if not worth_asking(refusal, request.source):
         return None
     try:
         sig = signature(request)

@@ -445,7 +445,15 @@ class KernelTab(QWidget):
         )
         self.editor.mark_line(None)
         try:
-            TRACE.check(request, info)
+            TRACE.check(request, info, ask_gpu=False)
+        except TraceUnsupported as exc:
+            from simtviz.backends.trace.gpu_compile import worth_asking
+
+            if not worth_asking(exc, request.source):
+                self._on_failed(exc)
+                return False
+            # Run anyway: the child compiles it for a GPU first (numba-cuda's reason, if it has
+            # one, comes before the tracer's), then refuses it with this same error.
         except LaunchTooLarge as exc:
             from PySide6.QtWidgets import QMessageBox
 

@@ -114,3 +114,9 @@ def test_every_kind_of_finding_has_a_line_to_look_at() -> None:
     tile = look_at(run_template("transpose_tile").summary())
     assert [why for _, why in tile] == ["tile: bank conflicts"]
     assert look_at(run_template("vecadd_guarded").summary()) == []
+
+
+def test_the_findings_name_the_lines_to_look_at_first() -> None:
+    lines = findings(run_template("histogram_racing"))
+    assert lines[2] == "Look at line 15 (bins: elements stored by more than one thread)."
+    assert not any(s.startswith("Look at") for s in findings(run_template("vecadd_guarded")))

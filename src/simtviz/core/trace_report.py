@@ -22,6 +22,7 @@ from simtviz.core.trace_words import (
     WAVEFRONTS_LEGEND,
     check_caveats,
     element_words,
+    look_at,
     sectors_words,
     shape_words,
     thread_words,
@@ -101,6 +102,9 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         )
     else:
         lines.append(f"{s['accesses']:,} memory accesses, all logged.")
+    look = look_at(s)
+    if look:  # the line the editor highlights first, then the others
+        lines.append("Look at " + "; ".join(f"line {n} ({why})" for n, why in look) + ".")
     if s["oob_total"]:
         lines.append(
             f"{s['oob_total']:,} out-of-bounds accesses (skipped here; a GPU would have touched "

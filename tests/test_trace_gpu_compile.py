@@ -89,7 +89,9 @@ def test_where_numba_cuda_cannot_compile_the_check_is_skipped_and_said_once(
 
     class NoCuda:
         def ask(self, *_: object, **__: object) -> gpu_compile.Verdict:
-            return gpu_compile.Verdict(True, unavailable="ImportError: no CUDA wheels for this machine")
+            return gpu_compile.Verdict(
+                True, unavailable="ImportError: no CUDA wheels for this machine", machine=True
+            )
 
         def close(self) -> None:
             pass
@@ -128,3 +130,19 @@ def test_only_a_refused_call_is_worth_a_compile() -> None:
     assert not gpu_compile.worth_asking(TraceUnsupported(6, "slices are not traced"), sliced)
     assert not gpu_compile.worth_asking(TraceUnsupported(0, "no @cuda.jit kernel in this file"), NORM)
     assert not gpu_compile.worth_asking(TraceUnsupported(9, "syntax error: invalid syntax"), NORM)
+
+
+def test_a_checker_without_numba_cuda_says_why_and_the_run_is_not_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A machine without numba-cuda's CUDA wheels, played by a numba that cannot be imported.
+    fake = tmp_path / "site"
+    (fake / "numba").mkdir(parents=True)
+    (fake / "numba" / "__init__.py").write_text("raise ImportError('no CUDA wheels for this platform')\n")
+    monkeypatch.setenv("PYTHONPATH", str(fake))
+    monkeypatch.setenv("SIMTVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    request = TraceRequest(RANDOM, (1, 1, 1), (32, 1, 1), {"a": "float32[32]"}, filename="noisy.py")
+    checker = gpu_compile.Checker()
+    note = gpu_compile.verify(request, "sim", checker)  # random.random() is not refused here
+    assert note is not None and "ImportError: no CUDA wheels for this platform" in note
+    assert gpu_compile.start_checker("sim") is None  # remembered: said once, no process next time

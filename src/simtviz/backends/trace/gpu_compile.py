@@ -59,6 +59,7 @@ class Verdict:
     line: int = 0
     message: str = ""
     unavailable: str = ""
+    machine: bool = False  # unavailable for every kernel on this machine (remembered, said once)
 
     def error(self) -> KernelCompileError:
         return KernelCompileError(self.line, self.message)
@@ -216,7 +217,7 @@ def compile_here(request: TraceRequest, sig: str, cc: tuple[int, int] | None) ->
                         cuda.compile_ptx(pyfunc, sig, cc=cc)
             except Exception as exc:
                 if _is_unavailable(exc):
-                    return Verdict(True, unavailable=_first_line(exc))
+                    return Verdict(True, unavailable=_first_line(exc), machine=True)
                 return explain(exc, str(path), request)
         finally:
             sys.modules.pop(module.__name__, None)
@@ -400,7 +401,7 @@ class Checker:
             return Verdict(True, unavailable="the compile check did not answer")
         message = box[0]
         if message[0] == "unavailable":
-            return Verdict(True, unavailable=str(message[1]))
+            return Verdict(True, unavailable=str(message[1]), machine=bool(message[2]))
         return Verdict(bool(message[1]), int(message[2]), str(message[3]))
 
     def close(self) -> None:
@@ -440,15 +441,21 @@ def verify(
         return None
     cc: tuple[int, int] | None = None if kind == "gpu" else CHECK_CC
     if kind == "gpu":
-        from numba import cuda
+        try:
+            from numba import cuda
 
-        cc = tuple(cuda.get_current_device().compute_capability)
+            cc = tuple(cuda.get_current_device().compute_capability)
+        except Exception:  # no device after all: the run itself says so, in its words
+            return None
     assert cc is not None
     key = cache_key(request, sig, cc)
     verdict = read_cached(key)
     if verdict is None:
         if kind == "gpu":
-            verdict = compile_here(request, sig, None)
+            try:
+                verdict = compile_here(request, sig, None)
+            except Exception as exc:  # simtviz's own trouble: never refuse a kernel for it
+                verdict = Verdict(True, unavailable=f"{type(exc).__name__}: {_first_line(exc)}")
         elif checker is not None:
             verdict = checker.ask(request, sig, tick)
         elif _unavailable_known():
@@ -459,7 +466,8 @@ def verify(
     if checker is not None:
         checker.close()
     if verdict.unavailable:
-        _remember_unavailable(verdict.unavailable)
+        if verdict.machine:
+            _remember_unavailable(verdict.unavailable)
         return unavailable_note(verdict.unavailable)
     if not verdict.ok:
         raise verdict.error()
@@ -515,7 +523,8 @@ def gpu_refusal(request: TraceRequest, refusal: BaseException) -> KernelCompileE
 
 def main() -> int:
     """The checker: numba real; says ``ready`` after NVVM's first compile, then answers requests
-    ``(TraceRequest, signature, cc)`` with ``("verdict", ok, line, message)`` or ``("unavailable", why)``."""
+    ``(TraceRequest, signature, cc)`` with ``("verdict", ok, line, message)`` or
+    ``("unavailable", why, for every kernel)``."""
     from simtviz.backends.trace.child import read_message, write_message
 
     proto = os.fdopen(os.dup(1), "wb")
@@ -532,7 +541,7 @@ def main() -> int:
 
         cuda.compile_ptx(_warm, "void(float32[::1])", cc=CHECK_CC)
     except Exception as exc:
-        write_message(proto, ("unavailable", f"{type(exc).__name__}: {_first_line(exc)}"), lock)
+        write_message(proto, ("unavailable", f"{type(exc).__name__}: {_first_line(exc)}", True), lock)
         return 0
     write_message(proto, ("ready",), lock)
     stdin = sys.stdin.buffer
@@ -546,7 +555,7 @@ def main() -> int:
         except Exception as exc:  # simtviz's own trouble: never refuse a kernel for it
             verdict = Verdict(True, unavailable=f"{type(exc).__name__}: {_first_line(exc)}")
         if verdict.unavailable:
-            write_message(proto, ("unavailable", verdict.unavailable), lock)
+            write_message(proto, ("unavailable", verdict.unavailable, verdict.machine), lock)
         else:
             # plain values: run as __main__, this module's classes would not unpickle there
             write_message(proto, ("verdict", verdict.ok, verdict.line, verdict.message), lock)

@@ -120,3 +120,16 @@ def test_the_findings_name_the_lines_to_look_at_first() -> None:
     lines = findings(run_template("histogram_racing"))
     assert lines[2] == "Look at line 15 (bins: elements stored by more than one thread)."
     assert not any(s.startswith("Look at") for s in findings(run_template("vecadd_guarded")))
+
+
+def test_without_a_check_the_race_s_line_says_what_the_simulator_cannot_show() -> None:
+    from simtviz.backends.trace.sim import run_trace_sim
+
+    t = template("histogram_racing")
+    result = run_trace_sim(TraceRequest(t.source, t.grid, t.block, t.args, filename=t.file))  # no check
+    (line,) = [s for s in findings(result) if s.startswith("bins int32[8]:")]
+    assert line.endswith(
+        "8 elements stored by more than one thread (a race unless the threads write the same value); "
+        "numba's simulator runs the threads one after another, so a race cannot lose updates on it; "
+        "on a GPU (or the CPU emulator) they can."
+    )

@@ -99,3 +99,12 @@ def test_np_linalg_norm_gets_the_gpu_s_reason_without_the_window_waiting(qtbot, 
     assert clicked_s < 1.0  # the compile runs in the child; one here takes over 1 s (4 s loaded)
     assert "line 9: a GPU would not compile this kernel" in text and "linear algebra" in text
     assert marked(tab) == 9
+
+
+def test_clicking_a_2d_element_names_its_row_and_column(qtbot, window) -> None:
+    tab = tab_of(window)
+    choose(tab, "matadd_swapped")
+    run_tab(qtbot, tab)
+    # C is 6 × 10; flat element 13 = row 13 // 10 = 1, column 13 % 10 = 3.
+    tab.select_element(2, 13)
+    assert tab.detail.text().startswith("C[1, 3] (row 1, column 3): ")

@@ -48,7 +48,7 @@ from simtviz.core.trace_model import (
 from simtviz.core.trace_report import findings
 from simtviz.core.trace_source import TraceUnsupported, find_kernels
 from simtviz.core.trace_templates import templates
-from simtviz.core.trace_words import look_at
+from simtviz.core.trace_words import element_words, look_at
 from simtviz.qt.panels.kernel_editor import CodeEditor
 from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner
 from simtviz.qt.panels.kernel_views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
@@ -531,7 +531,7 @@ class KernelTab(QWidget):
         for dim in reversed(info.shape):
             rest, i = divmod(rest, dim)
             idx.append(i)
-        where = f"{info.name}[{', '.join(map(str, reversed(idx)))}]"
+        where = element_words(info.name, idx[::-1], info.shape)  # a 2-D element by row and column
         if rows.size == 0:
             if d.result.window is not None:
                 self.detail.setText(

@@ -42,7 +42,9 @@ def test_np_linalg_norm_and_a_fine_kernel_on_the_gpu(
     f.write_text(NORM)
     argv = ["--grid", "1", "--block", "32", "--backend", "gpu"]
     code = run(["trace", str(f), *argv, "--arg", "a=float32[32]", "--arg", "out=float32[32]"])
-    assert code == 2 and "linear algebra" in capsys.readouterr().err
+    # Without SciPy numba-cuda refuses np.linalg (a GPU would not compile it); with SciPy it may
+    # compile a vector's norm, and the tracer refuses the call: exit 2 on line 9 either way.
+    assert code == 2 and "line 9:" in capsys.readouterr().err
     g = tmp_path / "twice.py"
     g.write_text(FINE)
     assert run(["trace", str(g), *argv, "--arg", "a=float32[32]:ones"]) == 0

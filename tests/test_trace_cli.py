@@ -114,7 +114,11 @@ def test_text_output_names_the_out_of_bounds_thread_and_index(capsys: pytest.Cap
     out = capsys.readouterr().out
     assert code == 0
     assert "72 out-of-bounds accesses" in out
-    assert "thread 1,000 (line 14) loads A[1000], but A has shape (1000,)" in out
+    # thread 1,000 = block 1000 // 256 = 3, thread 1000 - 3 × 256 = 232 of it
+    assert (
+        "line 14: the thread with blockIdx.x=3, threadIdx.x=232 (thread 1,000) loads A[1000], "
+        "but A has 1,000 elements (0 to 999)"
+    ) in out
 
 
 def test_unsupported_construct_exits_2_with_its_line(

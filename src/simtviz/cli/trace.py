@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from simtviz.cli.parser import at_least_one, dim
-from simtviz.core.errors import EXIT_OK, EXIT_USAGE
+from simtviz.core.errors import EXIT_OK, EXIT_USAGE, KernelFailed, TimeLimitReached, describe
 from simtviz.core.trace_model import (
     DEFAULT_BUDGET,
     DEFAULT_TIME_LIMIT_S,
@@ -133,6 +133,13 @@ def run(args: argparse.Namespace) -> int:
     except (TraceUnsupported, KernelCompileError) as exc:
         print(f"simtviz: {args.file}, {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except (KernelFailed, TimeLimitReached) as exc:  # the file's name first, as for the others
+        from simtviz.cli.errors import message_lines
+
+        lines = message_lines(exc)
+        lines[0] = lines[0].replace("simtviz: ", f"simtviz: {args.file}, ", 1)
+        print("\n".join(lines), file=sys.stderr)
+        return describe(exc).exit_code
     if args.out is not None:
         path = save_npz(result, args.out)
         if not args.json:

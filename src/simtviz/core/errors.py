@@ -23,6 +23,10 @@ EXIT_NOT_AVAILABLE = 5  # not available on this backend (a schedule on the simul
 EXIT_INTERRUPTED = 130
 EXIT_TIME_LIMIT = 6  # a traced kernel stopped at its time limit (CONTRACT.md, additions)
 
+SYNTAX_ADVICE = (
+    "Python cannot read that line: look for a missing colon, bracket or quote, or wrong indentation "
+    "(on the line itself or the one before it)."
+)
 RESTART_ADVICE = "CUDA cannot recover from this in the same process: restart simtviz."
 
 
@@ -184,12 +188,14 @@ class KernelFailed(SimtvizError):
     """The kernel itself raised (the simulator's IndexError) or the GPU reported an error after launch.
 
     ``needs_restart``: the error was a sticky CUDA error; the context is unusable from now on.
+    ``line``: the student's line where it was raised (0: unknown), highlighted by the app.
     """
 
-    def __init__(self, message: str, needs_restart: bool = False) -> None:
-        super().__init__(message, needs_restart)
+    def __init__(self, message: str, needs_restart: bool = False, line: int = 0) -> None:
+        super().__init__(message, needs_restart, line)
         self.message = message
         self.needs_restart = needs_restart
+        self.line = line
 
     def __str__(self) -> str:
         return self.message
@@ -326,4 +332,8 @@ def describe(exc: BaseException) -> ErrorReport:
         )
     elif isinstance(exc, TimeLimitReached) and exc.phase in ("module", "prepare"):
         todo = "Look at the file's top-level code (outside the kernel), or raise the time limit."
+    elif isinstance(exc, TraceUnsupported) and exc.message.startswith("syntax error"):
+        title, todo = "Syntax error", SYNTAX_ADVICE  # Python cannot read the file: no construct to rewrite
+    elif isinstance(exc, TraceUnsupported) and not exc.line:
+        todo = ""  # about the file as a whole (no kernel, several kernels): its message says what to do
     return ErrorReport(code, title, what, todo)

@@ -15,6 +15,18 @@ import numpy as np
 from simtviz.core.files import atomic_write
 from simtviz.core.trace_analysis import LOG_FIELDS, oob_details
 from simtviz.core.trace_model import TraceResult
+from simtviz.core.trace_words import (
+    EFFICIENCY_LEGEND,
+    RACE_ON_SIMULATOR,
+    SECTORS_LEGEND,
+    WAVEFRONTS_LEGEND,
+    check_caveats,
+    element_words,
+    look_at,
+    sectors_words,
+    shape_words,
+    thread_words,
+)
 
 LOG_FIELD_NAMES = ("thread", "site", "flags", "offset", "i0", "i1", "i2")
 assert len(LOG_FIELD_NAMES) == LOG_FIELDS
@@ -94,6 +106,9 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         )
     else:
         lines.append(f"{s['accesses']:,} memory accesses, all logged.")
+    look = look_at(s)
+    if look:  # the line the editor highlights first, then the others
+        lines.append("Look at " + "; ".join(f"line {n} ({why})" for n, why in look) + ".")
     if s["oob_total"]:
         lines.append(
             f"{s['oob_total']:,} out-of-bounds accesses (skipped here; a GPU would have touched "
@@ -102,9 +117,11 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         for o in s["oob"]:
             lines.append(f"  line {o['line']}: {o['count']:,} × {o['kind']} of {o['array']}")
         for d in oob_details(result.log, result.sites, result.arrays, oob_shown):
+            who = thread_words(d["thread"], s["grid"], s["block"])
             lines.append(
-                f"  e.g. thread {d['thread']:,} (line {d['line']}) {d['kind']}s {d['array']}"
-                f"[{', '.join(map(str, d['index']))}], but {d['array']} has shape {tuple(d['shape'])}"
+                f"  e.g. line {d['line']}: the thread with {who} (thread {d['thread']:,}) {d['kind']}s "
+                f"{element_words(d['array'], d['index'], d['shape'])}, "
+                f"but {shape_words(d['array'], d['shape'])}"
             )
     else:
         lines.append(
@@ -124,6 +141,8 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
                 f"; {a['multi_writer']:,} elements stored by more than one thread "
                 "(a race unless the threads write the same value)"
             )
+            if s["backend"] == "sim" and not (s.get("check") or {}).get("passed"):
+                text += f"; {RACE_ON_SIMULATOR}"  # a passed check says it beside its verdict
         lines.append(text + ".")
     for name, a in (s.get("shared_arrays") or {}).items():
         parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
@@ -137,16 +156,23 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         if row["requests"] and row.get("space") == "shared":
             lines.append(f"line {row['line']} {row['kind']} {row['array']} (shared): " + bank_words(row))
         elif row["requests"]:
-            lines.append(
-                f"line {row['line']} {row['kind']} {row['array']}: {row['sectors_per_request']:g} "
-                f"sectors per request, {row['efficiency']:.0%} of the fetched bytes used"
-            )
+            dtype = (s["arrays"].get(row["array"]) or {}).get("dtype")
+            lines.append(f"line {row['line']} {row['kind']} {row['array']}: " + sectors_words(row, dtype))
+    if any(r["requests"] and r.get("space") != "shared" for r in rows):
+        lines += [SECTORS_LEGEND, EFFICIENCY_LEGEND]
+    if any(r["requests"] and r.get("space") == "shared" for r in rows):
+        lines.append(WAVEFRONTS_LEGEND)
     check = s.get("check")
+    caveats = check_caveats(s)
     if check:
         if check.get("error"):
             lines.append(f"Check {check['expression']}: could not be evaluated ({check['error']}).")
         elif check["passed"]:
-            lines.append(f"Check {check['expression']}: passed.")
+            if caveats:  # what a pass here does not prove, beside the verdict
+                lines.append(f"Check {check['expression']}: passed here,")
+                lines.extend(caveats)
+            else:
+                lines.append(f"Check {check['expression']}: passed.")
         else:
             failing = f" ({check['failing']:,} elements differ)" if check.get("failing") else ""
             lines.append(f"Check {check['expression']}: FAILED{failing}.")

@@ -517,6 +517,18 @@ def _infer_arrays(kernel: ast.FunctionDef, params: tuple[str, ...]) -> dict[str,
     return found
 
 
+def plain_module(
+    source: str, kernel: str | None = None, filename: str = "<kernel>"
+) -> tuple[ast.Module, str]:
+    """The module a GPU would compile, untraced and without the rewrite's refusals: the kept
+    top-level statements with kernel ``kernel`` (or the only one) under a plain ``cuda.jit``
+    (imported as ``_tv_cuda``). Returns (module, the kernel's name)."""
+    tree = parse(source, filename)
+    fn = choose_kernel(tree, kernel)
+    line = tree.body[0].lineno if tree.body else 1
+    return _module(tree, fn, _imports([], line)), fn.name
+
+
 def rewrite_kernel(
     source: str,
     kernel: str | None = None,

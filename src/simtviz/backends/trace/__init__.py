@@ -24,7 +24,7 @@ from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.trace_args import ArgSpecError, match_parameters, parse_args
 from simtviz.core.trace_model import TraceRequest, TraceResult
 from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
-from simtviz.core.trace_source import choose_kernel, parse
+from simtviz.core.trace_source import TraceUnsupported, choose_kernel, parse
 
 # Names the child process imports and calls: "module:function".
 RUNNERS = {
@@ -58,7 +58,10 @@ def precheck(request: TraceRequest) -> Rewrite:
 class TraceExperiment:
     name = "trace"
 
-    def check(self, request: TraceRequest, info: BackendInfo) -> None:
+    def check(self, request: TraceRequest, info: BackendInfo, ask_gpu: bool = True) -> None:
+        """Raises what would refuse ``request``. A construct the tracer refuses is first compiled
+        for a GPU (``ask_gpu``: a process of its own, ~1 s when not cached), so numba-cuda's reason
+        comes first; the app passes False and lets the run's child ask (its GUI never waits)."""
         if request.budget < 1:
             raise ArgSpecError(f"the budget must be at least 1 access (got {request.budget})")
         if not request.time_limit_s > 0:
@@ -72,10 +75,20 @@ class TraceExperiment:
                 f"the kernel's file is {format_bytes(size)}; simtviz traces files of up to "
                 f"{format_bytes(KERNEL_FILE_LIMIT)} (keep the kernel and what it needs)"
             )
-        if len(request.source) <= PRECHECK_MAX_CHARS:
-            precheck(request)
-        else:
+        if len(request.source) > PRECHECK_MAX_CHARS:
             parse_args(request.args)  # the arguments and their total size: no parsing of the text
+        else:
+            try:
+                precheck(request)
+            except TraceUnsupported as exc:
+                if not ask_gpu:
+                    raise
+                from simtviz.backends.trace.gpu_compile import gpu_refusal
+
+                refusal = gpu_refusal(request, exc)  # numba-cuda's reason first, if a GPU refuses too
+                if refusal is not None:
+                    raise refusal from None
+                raise
         if info.speaks_for_driver:  # the simulator or the emulator: simtviz speaks for the driver
             rejection = simulated_rejection(launch_config(request), info.limits)
             if rejection is not None:

@@ -79,6 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(2, 1)  # print() in the student's kernel goes to stderr, never into the protocol
     lock = threading.Lock()
 
+    # A GPU would compile the kernel? Asked of a process with numba real, started now so that
+    # its import overlaps ours (backends/trace/gpu_compile.py).
+    from simtviz.backends.trace.gpu_compile import start_checker, verify
+
+    checker = start_checker(kind)
     # The backend, chosen before anything imports numba.
     from simtviz.backends.selection import activate
 
@@ -109,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         request = read_message(stdin)
     except EOFError:
+        if checker is not None:
+            checker.close()
         return 0
     threading.Thread(target=_watch_parent, args=(stdin,), daemon=True).start()
     # A backstop only: the parent's wall-clock limit is the real one (isolated.py).
@@ -125,7 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     prepare.PHASE_HOOK = phase
 
     try:
+        note = verify(request, kind, checker, lambda: progress(0.0))  # refuses what a GPU would not compile
         reply: tuple[Any, ...] = ("ok", runner(request, progress))
+        if note:
+            reply[1].notes.append(note)
     except BaseException as exc:
         reply = _error_message(exc)
     try:

@@ -18,6 +18,7 @@ from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, estimate_seconds
 from simtviz.core.trace_analysis import analyse
 from simtviz.core.trace_args import ArraySpec
 from simtviz.core.trace_model import SIM_BUDGET, TraceRequest, TraceResult
+from simtviz.core.trace_words import simulated_failure_words
 
 # Threads the simulator runs without being asked (one owner: core.estimates).
 SIM_MAX_TRACE_THREADS = SIM_MAX_THREADS_UNASKED
@@ -54,8 +55,7 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
             kernel[request.grid, request.block](*device_args, log, count, *window_args(request))
         except Exception as exc:  # the student's code raised inside a simulated thread
             line = prepared.failure_line(exc)
-            where = f"line {line}: " if line else ""
-            raise KernelFailed(f"{where}{type(exc).__name__}: {exc}") from exc
+            raise KernelFailed(simulated_failure_words(exc, line, prepared.specs), line=line or 0) from exc
         run_s = time.perf_counter() - t0
         if progress:
             progress(0.8)

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
+from simtviz.core.trace_infer import DEFAULT_ARRAY, infer_specs
 from simtviz.core.trace_model import (
     DEFAULT_BUDGET,
     DEFAULT_TIME_LIMIT_S,
@@ -46,6 +47,7 @@ from simtviz.core.trace_model import (
 from simtviz.core.trace_report import findings
 from simtviz.core.trace_source import TraceUnsupported, find_kernels
 from simtviz.core.trace_templates import templates
+from simtviz.core.trace_words import element_words, look_at
 from simtviz.qt.panels import kernel_files
 from simtviz.qt.panels.kernel_editor import CodeEditor
 from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner
@@ -330,6 +332,12 @@ class KernelTab(QWidget):
         except TraceUnsupported:
             kernels = []
         params = list(kernels[0].params) if kernels else list(keep)
+        # Types read from the code for what the student has not set (a row left at the table's
+        # default included): an index array is int32, a size an int, not all float32.
+        inferred = infer_specs(self.editor.toPlainText(), kernels[0].name) if kernels else {}
+        for name in params:
+            if name in inferred and keep.get(name, DEFAULT_ARRAY) == DEFAULT_ARRAY:
+                keep[name] = inferred[name]
         self.args.set_specs(params, keep)
 
     def set_args(self, specs: dict[str, str]) -> None:
@@ -397,7 +405,15 @@ class KernelTab(QWidget):
         info = self.session.info if self.session.info is not None and kind != "sim" else info_for(kind)
         self.editor.mark_line(None)
         try:
-            TRACE.check(request, info)
+            TRACE.check(request, info, ask_gpu=False)
+        except TraceUnsupported as exc:
+            from simtviz.backends.trace.gpu_compile import worth_asking
+
+            if not worth_asking(exc, request.source):
+                self._on_failed(exc)
+                return False
+            # Run anyway: the child compiles it for a GPU first (numba-cuda's reason, if it has
+            # one, comes before the tracer's), then refuses it with this same error.
         except LaunchTooLarge as exc:
             from PySide6.QtWidgets import QMessageBox
 
@@ -433,11 +449,19 @@ class KernelTab(QWidget):
         self.lines.show_lines(summary["lines"], summary.get("shared_lines"))
         self.warp.show_request(None)
         self.detail.setText("Click an element to see the threads that touched it.")
-        if result.summary()["oob"]:
-            self.editor.mark_line(result.summary()["oob"][0]["line"])
+        look = look_at(summary)  # the most urgent finding's line, whatever its kind
+        if look:
+            self.editor.mark_line(look[0][0])
 
     def _on_failed(self, exc: BaseException) -> None:
         self._set_busy(False)
+        # The previous kernel's maps, table and check must not stand beside this failure.
+        self._result = None
+        self._data = None
+        self.arrays.show_data(None)
+        self.lines.show_lines([])
+        self.warp.show_request(None)
+        self.detail.setText("")
         if isinstance(exc, Cancelled):
             self.result.setPlainText("Cancelled: the kernel's process was ended.")
             return
@@ -467,7 +491,7 @@ class KernelTab(QWidget):
         for dim in reversed(info.shape):
             rest, i = divmod(rest, dim)
             idx.append(i)
-        where = f"{info.name}[{', '.join(map(str, reversed(idx)))}]"
+        where = element_words(info.name, idx[::-1], info.shape)  # a 2-D element by row and column
         if rows.size == 0:
             if d.result.window is not None:
                 self.detail.setText(

@@ -45,6 +45,7 @@ from simtviz.core.trace_analysis import (
     warp_of,
 )
 from simtviz.core.trace_model import TraceResult
+from simtviz.core.trace_words import number
 
 COLOR_MODES = ("thread (last to touch)", "warp (last to touch)", "block (last to touch)", "accesses")
 KIND_WORDS = ("load", "store", "atomic add")
@@ -294,7 +295,7 @@ class LinesTable(QTableWidget):
                 eff = row["efficiency"]
                 cells = (
                     str(row["line"]), row["array"], row["kind"], f"{row['count']:,}", f"{row['requests']:,}",
-                    "—" if spr is None else f"{spr:g}", "—" if eff is None else f"{eff:.0%}",
+                    "—" if spr is None else number(spr), "—" if eff is None else f"{eff:.0%}",
                 ) + (("—", "—") if shared else ())  # fmt: skip
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -453,12 +454,15 @@ class ArraysPanel(QWidget):
         self.color.currentIndexChanged.connect(self.redraw)
         self.width.valueChanged.connect(self.redraw)
 
-    def show_data(self, data: TraceData) -> None:
+    def show_data(self, data: TraceData | None) -> None:
+        """The maps of ``data``'s arrays; None clears them (a failed run shows no stale maps)."""
         self.data = data
         for v in self.views:
             self.grid.removeWidget(v)
             v.deleteLater()
         self.views = []
+        if data is None:
+            return
         for aid, info in enumerate(data.result.arrays):
             if info.space == SHARED:  # one copy per block: no single map to draw
                 continue

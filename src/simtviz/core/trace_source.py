@@ -117,3 +117,32 @@ def describe_numba_error(text: str, filename: str, shown_name: str = "your kerne
     head = next((s for s in lines if not s.startswith("Failed in")), lines[0] if lines else "")
     summary = f"line {line}: {head.strip()}" if line else head.strip()
     return summary + ("\n\n" + cleaned.strip() if cleaned.strip() != head.strip() else "")
+
+
+# --- the top-level statements kept around the kernel ------------------------------------------
+
+# Calls allowed in a kept top-level constant: numeric types (np.float32(0.5), numba.int32(3)).
+_CONSTANT_CALLS = {"int", "float", "bool", "float32", "float64", "int8", "int16", "int32", "int64",
+                   "uint8", "uint16", "uint32", "uint64", "complex64", "complex128"}  # fmt: skip
+
+
+def _constant_like(value: ast.expr) -> bool:
+    for node in ast.walk(value):
+        if isinstance(node, ast.Call):
+            func = node.func
+            last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if last not in _CONSTANT_CALLS:
+                return False
+        if isinstance(node, ast.Lambda | ast.NamedExpr | ast.Await | ast.Yield | ast.YieldFrom):
+            return False
+    return True
+
+
+def kept_statement(node: ast.stmt) -> bool:
+    """Whether a top-level statement stays in the module that runs: imports, functions, constants."""
+    if isinstance(node, ast.Import | ast.ImportFrom | ast.FunctionDef):
+        return True
+    if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+        return _constant_like(node.value)
+    # a docstring
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)

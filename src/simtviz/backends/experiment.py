@@ -28,6 +28,7 @@ BUILTIN: dict[str, str] = {
     "vecadd": "simtviz.backends.vecadd",
     "trace": "simtviz.backends.trace",
     "schedule": "simtviz.backends.schedule",
+    "exercise": "simtviz.backends.exercise",
 }
 
 _REGISTRY: dict[str, Experiment] = {}

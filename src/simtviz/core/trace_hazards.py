@@ -46,6 +46,11 @@ from simtviz.core.trace_analysis import (
 from simtviz.core.trace_rewrite import Site
 
 RAW, WAR, WAW = "read-after-write", "write-after-read", "write-after-write"
+VERBS = {"load": "loads", "store": "stores", "atomic": "adds into"}
+
+
+def _default_accesses(kind: str) -> list[str]:
+    return {RAW: ["store", "load"], WAR: ["load", "store"], WAW: ["store", "store"]}[kind]
 
 
 def _pair_kind(first: str, second: str) -> str | None:
@@ -164,6 +169,10 @@ def _pairs(
                 "line_second": second.line,
                 "count": 0,
                 "space": info.space,
+                "accesses": [first.kind, second.kind],
+                # a load and a store of one line, each by several threads: threads updating
+                # one element together (atomics' job), not one pass racing the next
+                "update": bool(t_min[a] != t_max[a] and t_min[b] != t_max[b]),
                 "example": _example(a, b, hazard, t_min, t_max, flat, blk, info),
             }
     for key, parts in groups_of.items():
@@ -227,26 +236,31 @@ def hazard_words(h: dict[str, Any], grid: Sequence[int], block: Sequence[int]) -
     where = f"line {a}" if a == b else f"lines {a} and {b}"
     groups = f"{h['count']:,} element{'s' if h['count'] != 1 else ''}"
     head = f"Race ({h['kind']}) on {h['array']}, {where}, {groups}: "
-    if h["kind"] == RAW:
-        text = f"{first} stores {element} at line {a} and {second} loads it at line {b}"
-    elif h["kind"] == WAR:
-        text = f"{first} loads {element} at line {a} and {second} stores it at line {b}"
-    else:
-        text = f"{first} (line {a}) and {second} (line {b}) both store {element}"
+    verbs = [VERBS[k] for k in h.get("accesses") or _default_accesses(h["kind"])]
+    text = f"{first} {verbs[0]} {element} at line {a} and {second} {verbs[1]} it at line {b}"
     text += ", with no cuda.syncthreads() between them, so the result depends on which runs first."
+    return head + text + _fix(h)
+
+
+def _fix(h: dict[str, Any]) -> str:
+    """What to change, in one sentence."""
+    a, b = h["line_first"], h["line_second"]
+    if a == b and h.get("update"):
+        return f" Use cuda.atomic.add for the update at line {a}: a load then a store is not one step."
+    if a == b and h["kind"] == WAW:
+        return " Only one thread should store each element, or combine the values with cuda.atomic.add."
     if a == b:
-        if h["kind"] == WAW:
-            fix = " Only one thread should store each element, or combine them with cuda.atomic.add."
-        else:
-            fix = f" Use cuda.atomic.add for the update at line {a}: a load then a store is not one step."
-    elif h.get("loop_carried"):
-        fix = (
+        return (
+            f" Add cuda.syncthreads() inside the loop after line {a}, so that each pass ends before the next."
+        )
+    if h.get("loop_carried"):
+        return (
             f" The loop's next pass reaches line {b} while other threads are still at line {a}: "
             f"add cuda.syncthreads() after line {a}, at the end of the loop's body."
         )
-    else:
-        fix = f" Add cuda.syncthreads() after line {a}, before line {b}."
-    return head + text + fix
+    if h.get("accesses") == ["store", "store"]:
+        return " Only one thread should store each element: remove one store, or order them with a barrier."
+    return f" Add cuda.syncthreads() after line {a}, before line {b}."
 
 
 def loop_carried(hazards: list[dict[str, Any]], barrier_lines: Sequence[int]) -> list[dict[str, Any]]:
@@ -259,6 +273,7 @@ def loop_carried(hazards: list[dict[str, Any]], barrier_lines: Sequence[int]) ->
         a, b = h["line_first"], h["line_second"]
         if a < b and any(a < line < b for line in barrier_lines):
             h = {**h, "kind": flip[h["kind"]], "line_first": b, "line_second": a, "loop_carried": True}
+            h["accesses"] = list(h.get("accesses", []))[::-1]
             ex = dict(h["example"])
             ex["threads"] = ex["threads"][::-1]
             if h["kind"] == WAW:

@@ -26,9 +26,11 @@ from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
 from simtviz.core.trace_source import choose_kernel, parse
 
 # Names the child process imports and calls: "module:function".
+# (``trace.batch``: a TraceRequest goes straight to run_trace_sim / run_trace_gpu, a TraceBatch
+# runs each of its requests there.)
 RUNNERS = {
-    "sim": "simtviz.backends.trace.sim:run_trace_sim",
-    "gpu": "simtviz.backends.trace.gpu:run_trace_gpu",
+    "sim": "simtviz.backends.trace.batch:run_sim",
+    "gpu": "simtviz.backends.trace.batch:run_gpu",
 }
 # The simulator traces any launch of up to this many threads without asking (as the index map).
 SIM_MAX_TRACE_THREADS = 131_072

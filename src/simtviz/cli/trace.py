@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_OK, EXIT_USAGE
@@ -94,13 +95,21 @@ def _args_dict(items: list[str]) -> dict[str, str]:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
+def trace_info(kind: str) -> Any:
+    """The BackendInfo a traced run is checked against. The GPU's limits are the driver's
+    business (its own error is the lesson); this process makes no CUDA context of its own, so a
+    GPU is described without opening one."""
     from simtviz.backends.base import BackendInfo, BackendKind
-    from simtviz.backends.selection import resolve_backend
     from simtviz.backends.sim import sim_info
+    from simtviz.core.limits import DeviceLimits
+
+    return sim_info() if kind == "sim" else BackendInfo(BackendKind.GPU, "gpu", "GPU", DeviceLimits())
+
+
+def run(args: argparse.Namespace) -> int:
+    from simtviz.backends.selection import resolve_backend
     from simtviz.backends.trace import TRACE
     from simtviz.backends.trace.isolated import run_isolated
-    from simtviz.core.limits import DeviceLimits
     from simtviz.core.trace_report import findings, save_npz
 
     try:
@@ -121,9 +130,7 @@ def run(args: argparse.Namespace) -> int:
         time_limit_s=args.timeout,
         window=args.window,
     )
-    # The GPU's limits are the driver's business (its own error is the lesson); this process
-    # makes no CUDA context of its own, so a GPU is described without opening one.
-    info = sim_info() if kind == "sim" else BackendInfo(BackendKind.GPU, "gpu", "GPU", DeviceLimits())
+    info = trace_info(kind)
     try:
         TRACE.check(request, info)
         result = run_isolated(kind, request)

@@ -69,13 +69,14 @@ def grade(
 
 
 def isolated_runner(
-    kind: str, progress: Progress | None = None, cancel: threading.Event | None = None
+    kind: str, progress: Progress | None = None, cancel: threading.Event | None = None, child: Any = None
 ) -> BatchRunner:
-    """Cases run in one child process of backend ``kind`` (``trace.isolated``)."""
+    """Cases run in one child process of backend ``kind`` (``trace.isolated``): ``child``, when
+    one was started ahead (the Exercises tab keeps one waiting), else a new one."""
     from simtviz.backends.trace.isolated import run_isolated
 
     def run(batch: TraceBatch) -> TraceBatchResult:
-        result: Any = run_isolated(kind, batch, progress, cancel)  # type: ignore[arg-type]
+        result: Any = run_isolated(kind, batch, progress, cancel, child)  # type: ignore[arg-type]
         return result
 
     return run

@@ -86,3 +86,12 @@ def test_a_refused_kernel_is_exit_2_with_its_line(capsys: pytest.CaptureFixture[
     path.write_text(REFERENCE["vecadd-guard"].replace("c[i] = a[i] + b[i]", "c[i:] = a[i]"))
     code, _, err = call(capsys, "check", "vecadd-guard", str(path), "--backend", "sim")
     assert code == 2 and "line 8" in err
+
+
+def test_a_kernel_with_other_parameters_is_exit_2_in_the_exercises_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "add.py"
+    path.write_text("from numba import cuda\n\n\n@cuda.jit\ndef add(x, y):\n    pass\n")
+    code, _, err = call(capsys, "check", "vecadd-guard", str(path), "--backend", "sim")
+    assert code == 2 and "line 5: the exercise's kernel is add(a, b, c); yours is add(x, y)" in err

@@ -23,6 +23,7 @@ from simtviz.core.exercise.checks import run_checks
 from simtviz.core.exercise.explain import explain
 from simtviz.core.exercise.model import Exercise, Report
 from simtviz.core.trace_model import DEFAULT_TIME_LIMIT_S, TraceRequest
+from simtviz.core.trace_source import TraceUnsupported, find_kernels, parse
 
 BatchRunner = Callable[[TraceBatch], TraceBatchResult]
 
@@ -55,12 +56,31 @@ def batch_for(ex: Exercise, request: ExerciseRequest) -> TraceBatch:
     )
 
 
+def check_signature(ex: Exercise, request: ExerciseRequest) -> None:
+    """TraceUnsupported, with the line, when the file has no kernel ``ex.kernel`` taking
+    ``ex.params`` (said in the exercise's words, before the tracer speaks of --arg specs)."""
+    tree = parse(request.source, request.filename)
+    kernels = {k.name: k for k in find_kernels(tree)}
+    if ex.kernel not in kernels:
+        have = f" (it has {', '.join(sorted(kernels))})" if kernels else ""
+        raise TraceUnsupported(
+            0, f"the exercise asks for a @cuda.jit kernel {ex.signature}; the file has none{have}"
+        )
+    found = kernels[ex.kernel]
+    if tuple(found.params) != ex.params:
+        raise TraceUnsupported(
+            found.line,
+            f"the exercise's kernel is {ex.signature}; yours is {ex.kernel}({', '.join(found.params)})",
+        )
+
+
 def grade(
     request: ExerciseRequest, backend: str, run_batch: BatchRunner, ex: Exercise | None = None
 ) -> Report:
     """Run the cases through ``run_batch`` and read every check from the traces (``ex``: the
     exercise itself, when not the catalog's, e.g. with fewer cases)."""
     ex = ex or exercise(request.exercise)
+    check_signature(ex, request)
     batch = batch_for(ex, request)
     results = run_batch(batch).results
     done = [r for r in results if not isinstance(r, BaseException)]
@@ -88,6 +108,7 @@ class ExerciseExperiment:
     def check(self, request: ExerciseRequest, info: BackendInfo) -> None:
         """The tracer's checks on every case: unsupported constructs, argument mismatches."""
         ex = exercise(request.exercise)
+        check_signature(ex, request)
         for trace_request in batch_for(ex, request).requests:
             TRACE.check(trace_request, info)
 

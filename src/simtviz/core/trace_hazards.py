@@ -85,6 +85,11 @@ def find_hazards(
     dims = np.array([[*a.shape, 1, 1][:3] for a in arrays], dtype=np.int64)
     d1, d2 = xp.asarray(dims[:, 1])[array], xp.asarray(dims[:, 2])[array]
     flat = (log[F_I0][keep] * d1 + log[F_I1][keep]) * d2 + log[F_I2][keep]
+    # Every element touched at most once (all blocks together): no pair at all, and no sort.
+    base = np.concatenate([[0], np.cumsum([a.size for a in arrays])])[:-1]
+    touches = xp.bincount(xp.asarray(base)[array] + flat)
+    if int(touches.max()) <= 1:
+        return []
     blk = thread // math.prod(block)
 
     order = lex_order(xp, thread, site, flat, array, epoch, blk)  # group, then site, then thread

@@ -156,3 +156,43 @@ def test_thread_words_name_blockidx_and_threadidx() -> None:
     assert thread_words(37, [4, 1, 1], [16, 1, 1]) == "thread 37 (blockIdx 2, threadIdx 5)"
     # 2-D: blocks of 4×2 = 8 threads, grid 3×2: thread 29 is block 3 = (0, 1), inner 5 = (1, 1)
     assert thread_words(29, [3, 2, 1], [4, 2, 1]) == "thread 29 (blockIdx (0, 1), threadIdx (1, 1))"
+
+
+def test_every_syncthreads_statement_counts_and_a_hidden_one_is_refused() -> None:
+    from simtviz.core.trace_rewrite import rewrite_kernel
+    from simtviz.core.trace_source import TraceUnsupported
+
+    src = textwrap.dedent(
+        """\
+        from numba import cuda
+        from numba.cuda import syncthreads
+
+
+        @cuda.jit
+        def k(A):
+            cuda.syncthreads()
+            A[0] = 1
+            syncthreads()
+        """
+    )
+    rw = rewrite_kernel(src, arrays={"A": 1})
+    assert rw.barrier_lines == (7, 9)
+    assert rw.source.count("_tv_epoch = _tv_sync(_tv_epoch)") == 2
+    hidden = textwrap.dedent(
+        """\
+        from numba import cuda
+
+
+        @cuda.jit(device=True)
+        def wait():
+            cuda.syncthreads()
+
+
+        @cuda.jit
+        def k(A):
+            A[0] = 1
+            wait()
+        """
+    )
+    with pytest.raises(TraceUnsupported, match=r"line 12: wait\(\) calls cuda.syncthreads\(\) \(line 6\)"):
+        rewrite_kernel(hidden, arrays={"A": 1})

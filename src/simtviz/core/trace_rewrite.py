@@ -51,10 +51,9 @@ from simtviz.core.trace_source import (
     PREFIX,
     TraceUnsupported,
     choose_kernel,
+    kept_statement,
     parse,
-)
-from simtviz.core.trace_source import (
-    kept_statement as _kept,
+    refuse_hidden_barriers,
 )
 
 KINDS = ("load", "store", "atomic")
@@ -156,7 +155,7 @@ def _module(tree: ast.Module, kernel: ast.FunctionDef, extra_imports: list[ast.s
             node.decorator_list = [
                 _at(ast.Attribute(value=ast.Name(id=CUDA, ctx=ast.Load()), attr="jit", ctx=ast.Load()), node)
             ]
-        if _kept(node):
+        if kept_statement(node):
             body.append(node)
     # after the docstring and any `from __future__` import, which must come first
     at = 0
@@ -542,6 +541,7 @@ def rewrite_kernel(
 
     import copy
 
+    refuse_hidden_barriers(tree, fn)
     shared, shared_defs = find_shared_arrays(tree, fn)
     for s in shared:
         if s.name in params:
@@ -579,7 +579,7 @@ def rewrite_kernel(
     for a in traced_fn.args.args[-len(EXTRA_PARAMS) :]:
         _at(a, fn)
 
-    dropped = [n.lineno for n in tree.body if not _kept(n)]
+    dropped = [n.lineno for n in tree.body if not kept_statement(n)]
     line = tree.body[0].lineno if tree.body else 1
     traced_tree = ast.Module(body=[n if n is not fn else traced_fn for n in tree.body], type_ignores=[])
     traced = _module(traced_tree, traced_fn, _imports(sorted(rewriter.helpers), line))

@@ -146,3 +146,21 @@ def kept_statement(node: ast.stmt) -> bool:
         return _constant_like(node.value)
     # a docstring
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+
+
+def refuse_hidden_barriers(tree: ast.Module, kernel: ast.FunctionDef) -> None:
+    """TraceUnsupported when the kernel calls a function of the file that calls
+    ``cuda.syncthreads()``: barriers are counted where the kernel itself writes them, and one
+    hidden in a device function would make the accesses around it look unordered (false races)."""
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n is not kernel}
+    for node in ast.walk(kernel):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
+            for inner in ast.walk(functions[node.func.id]):
+                func = getattr(inner, "func", None)
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if isinstance(inner, ast.Call) and name.startswith("syncthreads"):
+                    raise TraceUnsupported(
+                        node.lineno,
+                        f"{node.func.id}() calls cuda.{name}() (line {inner.lineno}): the tracer counts "
+                        "barriers written in the kernel itself; call it from the kernel",
+                    )

@@ -119,7 +119,7 @@ def check_output(ex: Exercise, results: Sequence[TraceResult], cases: Sequence[C
             by = (
                 f"{who(r, int(r.log[F_THREAD, rows[-1]]))} stored it last, at line {line_of(r, rows[-1])}"
                 if rows
-                else "no thread stored it"
+                else "no thread stored it" + _last_store_words(r, name)
             )
             wrong = int((~good).sum())
             return CheckResult(
@@ -174,9 +174,29 @@ def check_written_once(ex: Exercise, results: Sequence[TraceResult], cases: Sequ
                     "written_once",
                     False,
                     f"{case_words(k, case)}: no thread stores {_element(name, at)} "
-                    f"({int((writers == 0).sum()):,} of {writers.size:,} elements never stored).",
+                    f"({int((writers == 0).sum()):,} of {writers.size:,} elements never stored)"
+                    + _last_store_words(r, name)
+                    + ".",
                 )
     return CheckResult("written_once", True, "every output element is stored by exactly one thread.")
+
+
+def _last_store_words(r: TraceResult, name: str) -> str:
+    """``; the last element stored is out[63], by thread 63 (…) at line 8`` (or that none is)."""
+    log = r.log
+    array_id = [a.name for a in r.arrays].index(name)
+    flags = log[F_FLAGS]
+    rows = np.nonzero(((flags >> 3) == array_id) & ((flags & 1) == 0) & (((flags >> 1) & 3) == KIND_STORE))[0]
+    if not rows.size:
+        return f"; no line of the kernel stores into {name}"
+    flat = np.ravel_multi_index(
+        tuple(log[F_I0 + d, rows] for d in range(len(r.arrays[array_id].shape))), r.arrays[array_id].shape
+    )
+    row = int(rows[int(np.argmax(flat))])
+    return (
+        f"; the last element stored is {_element(name, _index(r, row))}, by "
+        f"{who(r, int(log[F_THREAD, row]))} at line {line_of(r, row)}"
+    )
 
 
 def check_coalesced(ex: Exercise, results: Sequence[TraceResult], cases: Sequence[Case]) -> CheckResult:

@@ -66,7 +66,7 @@ def _pair_kind(first: str, second: str) -> str | None:
 def find_hazards(
     xp: ModuleType, log: Any, sites: Sequence[Site], arrays: Sequence[ArrayInfo], block: Sequence[int]
 ) -> list[dict[str, Any]]:
-    """``[{array, kind, line_first, line_second, count, example}]`` from the log, worst first."""
+    """``[{array, kind, line_first, line_second, count, example}]`` from the log, in source order."""
     if int(log.shape[1]) == 0 or not sites:
         return []
     flags = log[F_FLAGS]

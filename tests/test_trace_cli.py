@@ -21,7 +21,7 @@ from simtviz.resources import resource_path
 KERNELS = resource_path("kernels/index.json").parent
 SUMMARY_KEYS = {
     "backend", "kernel", "grid", "block", "threads", "accesses", "logged", "oob_total", "oob",
-    "arrays", "lines", "kernel_ms", "instrumented_ms",
+    "arrays", "lines", "hazards", "kernel_ms", "instrumented_ms",
 }  # fmt: skip
 VECADD_ARGS = [
     "--arg",
@@ -75,7 +75,7 @@ def test_unguarded_vecadd_json_counts_three_oob_accesses_per_extra_thread(
         "untouched": 0, "multi_writer": 0,
     }  # fmt: skip
     with np.load(out) as data:
-        assert data["log"].shape == (3072, 7)
+        assert data["log"].shape == (3072, 8)  # thread … i2, epoch
         assert int(data["oob"].sum()) == 72
         assert set(data["line"].tolist()) == {14}
         assert json.loads(str(data["summary"])) == s

@@ -29,6 +29,7 @@ BUILTIN: dict[str, str] = {
     "trace": "simtviz.backends.trace",
     "schedule": "simtviz.backends.schedule",
     "lesson": "simtviz.backends.lesson.experiment",
+    "exercise": "simtviz.backends.exercise",
 }
 
 _REGISTRY: dict[str, Experiment] = {}

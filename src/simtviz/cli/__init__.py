@@ -31,7 +31,9 @@ from simtviz.core.errors import (
 )
 
 # The commands, in the order --help lists them (modules of this package).
-COMMANDS: tuple[str, ...] = ("record", "vecadd", "trace", "devices", "snapshot", "schedule", "occupancy")
+COMMANDS: tuple[str, ...] = (
+    "record", "vecadd", "trace", "devices", "snapshot", "schedule", "occupancy", "exercise",
+)  # fmt: skip
 
 __all__ = [
     "EXIT_CHECK_FAILED",

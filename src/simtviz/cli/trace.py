@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from simtviz.cli.parser import at_least_one, dim
 from simtviz.core.errors import EXIT_OK, EXIT_USAGE, KernelFailed, TimeLimitReached, describe
@@ -94,8 +95,16 @@ def _args_dict(items: list[str]) -> dict[str, str]:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
+def trace_info(kind: str) -> Any:
+    """The BackendInfo a traced run is checked against. The GPU's limits are the driver's
+    business (its own error is the lesson); this process makes no CUDA context of its own, so a
+    GPU is described without opening one."""
     from simtviz.backends import info_for
+
+    return info_for(kind)
+
+
+def run(args: argparse.Namespace) -> int:
     from simtviz.backends.selection import resolve_backend
     from simtviz.backends.trace import TRACE
     from simtviz.backends.trace.fallback import run_traced
@@ -124,9 +133,7 @@ def run(args: argparse.Namespace) -> int:
         time_limit_s=args.timeout,
         window=args.window,
     )
-    # The GPU's limits are the driver's business (its own error is the lesson); this process
-    # makes no CUDA context of its own, so a GPU is described without opening one.
-    info = info_for(kind)
+    info = trace_info(kind)
     try:
         TRACE.check(request, info)
         result = run_traced(kind, request, notice=lambda line: print(f"simtviz: {line}", file=sys.stderr))

@@ -13,7 +13,7 @@ from simtviz.core.trace_analysis import Analysis, ArrayInfo
 from simtviz.core.trace_args import DEFAULT_SEED, ArgSpecError
 from simtviz.core.trace_rewrite import Site
 
-# Accesses logged at most (56 bytes each): 2^21 ≈ 117 MB, fits a laptop GPU beside the arrays.
+# Accesses logged at most (64 bytes each): 2^21 ≈ 134 MB, fits a laptop GPU beside the arrays.
 DEFAULT_BUDGET = 1 << 21
 # The simulator logs into host memory; its launches are small anyway.
 SIM_BUDGET = 1 << 20

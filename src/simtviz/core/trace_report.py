@@ -14,6 +14,7 @@ import numpy as np
 
 from simtviz.core.files import atomic_write
 from simtviz.core.trace_analysis import LOG_FIELDS, oob_details
+from simtviz.core.trace_hazards import hazard_words
 from simtviz.core.trace_model import TraceResult
 from simtviz.core.trace_words import (
     EFFICIENCY_LEGEND,
@@ -28,7 +29,7 @@ from simtviz.core.trace_words import (
     thread_words,
 )
 
-LOG_FIELD_NAMES = ("thread", "site", "flags", "offset", "i0", "i1", "i2")
+LOG_FIELD_NAMES = ("thread", "site", "flags", "offset", "i0", "i1", "i2", "epoch")
 assert len(LOG_FIELD_NAMES) == LOG_FIELDS
 OOB_SHOWN = 5  # out-of-bounds attempts listed one by one (all are counted)
 
@@ -127,6 +128,7 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         lines.append(
             "No out-of-bounds accesses by the window's threads." if window else "No out-of-bounds accesses."
         )
+    lines.extend(hazard_words(h, s["grid"], s["block"]) for h in s.get("hazards") or [])
     for name, a in s["arrays"].items():
         size = int(np.prod(a["shape"])) if a["shape"] else 1
         parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
@@ -184,7 +186,7 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
 def save_npz(result: TraceResult, path: str | Path) -> Path:
     """The log (one row per logged access) and the summary, as ``simtviz trace --out`` writes them.
 
-    Keys: ``log`` (logged, 7) int64 with ``log_fields`` naming its columns (flags = oob | kind << 1
+    Keys: ``log`` (logged, 8) int64 with ``log_fields`` naming its columns (flags = oob | kind << 1
     | array << 3), ``line``/``array``/``kind``/``oob`` per row decoded, ``sites`` (site id → line),
     ``arrays`` (array id → name: the parameters, then the shared arrays) with ``array_spaces``
     (``global`` or ``shared``), ``summary`` (the trace --json object as JSON text), ``backend``,

@@ -51,6 +51,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
         args=(None, "npz"),
     ),
     ActionSpec("exportCsvAction", "&File", "Export records as &CSV…", "export_records", args=(None, "csv")),
+    ActionSpec(
+        "exportExercisesAction",
+        "&File",
+        "Export &exercises as HTML…",
+        "exercisesTab.export_html",
+        help="Export the exercises with their statements as one HTML page",
+    ),
     ActionSpec("quitAction", "&File", "&Quit", "close", ("Ctrl+Q",), "Quit", separator_before=True),
     ActionSpec(
         "lightThemeAction",
@@ -99,6 +106,16 @@ def shortcut_text(actions: tuple[ActionSpec, ...] = ACTIONS) -> str:
     return "\n".join(f"{' / '.join(a.shortcuts)}  {a.help}" for a in actions if a.shortcuts and a.help)
 
 
+def _resolve(window: QMainWindow, path: str) -> Any:
+    """The window's method ``path``, or a tab's (``exercisesTab.export_html``); None if missing."""
+    target: Any = window
+    for part in path.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            return None
+    return target
+
+
 def build_actions(window: QMainWindow, actions: tuple[ActionSpec, ...] = ACTIONS) -> dict[str, QAction]:
     """Create the menus and actions on ``window``; returns the actions by objectName.
 
@@ -117,7 +134,9 @@ def build_actions(window: QMainWindow, actions: tuple[ActionSpec, ...] = ACTIONS
         action = QAction(spec.text, window, objectName=spec.name, checkable=spec.checkable)
         if spec.shortcuts:
             action.setShortcuts([QKeySequence(s) for s in spec.shortcuts])
-        slot = getattr(window, spec.slot)
+        slot = _resolve(window, spec.slot)
+        if slot is None:  # a tab that failed to start: its actions are left out
+            continue
         if spec.checkable and not spec.group:
             action.toggled.connect(slot)
         else:

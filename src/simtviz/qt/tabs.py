@@ -33,4 +33,5 @@ TABS: tuple[TabSpec, ...] = (
     TabSpec("Your kernel", "kernelTab", "simtviz.qt.panels.kernel:KernelTab"),
     TabSpec("Where blocks ran", "scheduleTab", "simtviz.qt.panels.schedule:SchedulePanel"),
     TabSpec("Lesson", "lessonPanel", "simtviz.qt.panels.lesson:LessonPanel"),
+    TabSpec("Exercises", "exercisesTab", "simtviz.qt.panels.exercises:ExercisesTab"),
 )

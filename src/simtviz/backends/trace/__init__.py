@@ -27,10 +27,12 @@ from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
 from simtviz.core.trace_source import TraceUnsupported, choose_kernel, parse
 
 # Names the child process imports and calls: "module:function".
+# (``trace.batch``: a TraceRequest goes straight to run_trace_sim / run_trace_gpu, a TraceBatch
+# runs each of its requests there.)
 RUNNERS = {
-    "sim": "simtviz.backends.trace.sim:run_trace_sim",
-    "gpu": "simtviz.backends.trace.gpu:run_trace_gpu",
-    "emu": "simtviz.backends.trace.emu:run_trace_emu",
+    "sim": "simtviz.backends.trace.batch:run_sim",
+    "gpu": "simtviz.backends.trace.batch:run_gpu",
+    "emu": "simtviz.backends.trace.batch:run_emu",
 }
 # Texts up to this many characters are parsed here before a run (a few ms); a longer one only in
 # the child, inside the time limit, so the app's GUI thread never parses megabytes (1 MB took 6 s).

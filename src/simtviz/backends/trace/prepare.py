@@ -22,6 +22,7 @@ import numpy as np
 
 from simtviz.core.trace_analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, SHARED, ArrayInfo
 from simtviz.core.trace_args import ArraySpec, build_host_args, match_parameters, parse_args
+from simtviz.core.trace_hazards import loop_carried
 from simtviz.core.trace_model import (
     KernelCompileError,
     TopLevelError,
@@ -93,6 +94,7 @@ class Prepared:
     ) -> TraceResult:
         """The run's result, the same for both backends (the GPU adds its kernel times after)."""
         window = request.cut_window()
+        analysis.hazards = loop_carried(analysis.hazards, self.rewrite.barrier_lines)
         return TraceResult(
             backend=backend,
             kernel=self.rewrite.kernel,

@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # `--backend` comes from the common options, after the action too
     for p in (listing, show, check):
         p.add_argument(
-            "--backend", type=backend, default=argparse.SUPPRESS, help="auto (default), gpu or sim"
+            "--backend", type=backend, default=argparse.SUPPRESS, help="auto (default), gpu, emu or sim"
         )
         p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 

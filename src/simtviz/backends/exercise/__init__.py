@@ -123,5 +123,11 @@ class ExerciseExperiment:
     ) -> Report:
         return grade(request, "sim", isolated_runner("sim", progress))
 
+    def run_emu(
+        self, request: ExerciseRequest, info: BackendInfo | None, progress: Progress | None
+    ) -> Report:
+        # The student's kernel runs in a child on the emulator too (their code, never this process).
+        return grade(request, "emu", isolated_runner("emu", progress))
+
 
 EXERCISE = register(ExerciseExperiment())

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simtviz.backends.base import DEVICE_WORDS, BackendKind
 from simtviz.core.exercise.catalog import exercise, exercises
 from simtviz.core.exercise.handout import handout_html
 from simtviz.core.exercise.model import CHECK_TITLES, Exercise, Report
@@ -294,7 +295,7 @@ class ExercisesTab(QWidget):
     # --- Check -------------------------------------------------------------------------------
     def _kind(self) -> str:
         kind = getattr(self.session, "kind", "sim")
-        return kind if kind in ("gpu", "sim") else "sim"
+        return kind if kind in ("gpu", "sim", "emu") else "sim"
 
     def check(self) -> bool:
         """Grade the editor's kernel; False when a check is already running."""
@@ -331,7 +332,11 @@ class ExercisesTab(QWidget):
         passed = sum(c.passed for c in report.checks)
         self.status.setText(
             f"{passed} of {len(report.checks)} checks passed on "
-            + ("the CUDA simulator" if report.backend == "sim" else report.backend.removeprefix("gpu:"))
+            + (
+                report.backend.removeprefix("gpu:")
+                if report.backend.startswith("gpu")
+                else DEVICE_WORDS[BackendKind(report.backend)]
+            )
             + ("." if not report.passed else ": exercise passed.")
         )
         self.explain.setText("\n".join(report.explanations))

@@ -75,7 +75,7 @@ def press_try_it(qtbot, panel: LessonPanel, which: int) -> None:
 
 def test_the_tab_carries_the_contracts_names(window) -> None:
     panel = lesson(window)
-    assert panel.step_count() == len(STEPS) == 13
+    assert panel.step_count() == len(STEPS) == 24
     assert panel.current_step() == 0
     for name in ("lessonNext", "lessonPrev", "lessonTryIt"):
         assert isinstance(panel.findChild(QPushButton, name), QPushButton)

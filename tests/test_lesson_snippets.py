@@ -98,6 +98,12 @@ def test_the_vector_adds_true_comment_is_kept() -> None:
 SIM_SNIPPETS = [s for s in lesson.STEPS if s.code and not s.needs_cupy]
 
 
+@pytest.mark.parametrize("section", [s.section for s in lesson.STEPS if s.code])
+def test_every_program_is_valid_python(section: str) -> None:
+    # The CuPy ones run only on a GPU (tests/gpu): here, at least each one parses.
+    compile(lesson.step(section).code, section, "exec")
+
+
 def run_snippet(code: str, simulated: bool) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
     if simulated:

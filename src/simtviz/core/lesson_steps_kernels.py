@@ -95,8 +95,9 @@ ECOSYSTEM = Step(
 from numba import cuda
 
 try:
-    import cuda.lang  # noqa: F401
-    has_cuda_lang = True
+    import cuda.lang as cuda_lang  # "as": the name cuda stays numba.cuda
+
+    has_cuda_lang = cuda_lang is not None
 except ImportError:
     has_cuda_lang = False
 

@@ -116,7 +116,8 @@ A_device = cp.array(A_host)
 B_device = cp.random.random((1024, 1024))  # corrected: cp.random, not cp.rand
 # copy the array to host memory
 B_host = cp.asnumpy(B_device)
-print(type(A_device).__module__, type(B_host).__module__)  # corrected: added to show the types
+# corrected: added, to show where each array lives
+print("on the GPU:", isinstance(A_device, cp.ndarray), "on the host:", isinstance(B_host, np.ndarray))
 """,
     (probe_try("copy_bandwidth", "Time 64 MiB copies: pageable and pinned", mbytes=64),),
     "Nothing: in the simulator every array already lives in host memory.",

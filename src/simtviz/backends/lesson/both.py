@@ -28,7 +28,7 @@ def ecosystem() -> Result:
 
     result = new_result("ecosystem", _backend())
     try:
-        import cuda.lang
+        import cuda.lang as _lang  # noqa: F401  (an "as" name: `cuda` stays numba.cuda)
 
         result["cuda_lang_importable"] = True
     except ImportError:

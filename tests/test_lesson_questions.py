@@ -74,3 +74,24 @@ def test_booleans_read_as_yes_and_no() -> None:
     q = lesson.step("2.2.2.1").question
     assert measured(q, {"float32_compiled_again": "yes"}) == "yes"
     assert is_right(q, "Yes")
+
+
+def test_a_boolean_measurement_reads_yes_or_no() -> None:
+    q = lesson.step("2.2.2.1").question
+    assert measured(q, {"float32_compiled_again": True}) == "yes"
+    assert measured(q, {"float32_compiled_again": False}) == "no"
+
+
+def test_why_nothing_was_measured_is_said() -> None:
+    assert after_run(SURPLUS, "245", {}, "the GPU") == (
+        "You said 245; the GPU could not measure it (it has not run yet). Right. " + SURPLUS.why
+    )
+    failed = after_run(SURPLUS, "245", {"error": "RuntimeError: boom"}, "the GPU")
+    assert "could not measure it (the probe failed: RuntimeError: boom)" in failed
+    silent = after_run(SURPLUS, "245", {"oob_writes": None, "unavailable": {}}, "the GPU")
+    assert "could not measure it (this run did not report it)" in silent
+
+
+def test_checking_an_unreadable_answer_says_what_to_type() -> None:
+    answer, text = on_check(SURPLUS, "many")
+    assert answer.value is None and text == "Type a whole number, for example 12."

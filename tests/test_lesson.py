@@ -148,3 +148,35 @@ def test_handout_holds_every_title_the_numbers_and_the_figures() -> None:
         and "<style>" in html
         and "http" not in html.lower().replace("<!doctype html>", "")
     )
+
+
+def test_handout_prints_each_probe_table_once_and_never_a_bare_none() -> None:
+    bounds = {
+        "probe": "bounds_check",
+        "backend": "sim",
+        "unavailable": {"oob_writes": "the simulator checks indices like NumPy"},
+        "raised": "IndexError: index 1020",
+        "oob_writes": None,
+    }
+    html = render_handout({"bounds_check": bounds}, when=date(2026, 12, 3))
+    # bounds_check is used by §2.2.2.3, §2.2.3.3 and §2.2.5: its table appears once.
+    assert html.count("<p>bounds_check on sim</p>") == 1
+    assert "): None" not in html
+    assert "(bounds_check: oob_writes): not measurable here: the simulator checks indices like NumPy" in html
+
+
+def test_handout_puts_the_students_answer_beside_the_measured_value() -> None:
+    run = {"probe": "bounds_check", "backend": "gpu:NVIDIA H200", "unavailable": {}, "oob_writes": 245}
+    sim_run = {"probe": "index_formula", "backend": "sim", "unavailable": {}, "idx_b2_t5": 69}
+    html = render_handout(
+        {"bounds_check": run, "index_formula": sim_run},
+        answers={"2.2.5": "256", "2.2.2.3": "69"},
+        runs={"2.2.5": run, "2.2.2.3": sim_run},
+        when=date(2026, 12, 3),
+    )
+    assert "<th>Your answer</th><td>256</td>" in html
+    assert "<th>Measured (gpu:NVIDIA H200)</th><td>245</td>" in html
+    assert "<th>Your answer</th><td>69</td>" in html and "<th>Measured (sim)</th><td>69</td>" in html
+    # A question not answered and not run says so instead of leaving a blank.
+    assert "not answered" in html and "it has not run yet" in html
+    assert html.count("Predict, then run") == len(lesson.questions())

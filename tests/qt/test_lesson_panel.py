@@ -8,6 +8,7 @@ gridDim.x columns).
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -111,8 +112,12 @@ def wrong_answer(question) -> str:
 def answer_question(panel: LessonPanel, step, right: bool) -> str:
     """Answer the step's question as a student does: type or pick, then Check."""
     given = step.question.answer if right else wrong_answer(step.question)
-    # Before the answer, the cards (which tell the truth) stay hidden.
+    # Before the answer, what gives it away stays hidden: cards, code, the lines after the answer.
     assert all(not card.isVisibleTo(panel) for card in panel._cards), step.section
+    assert not panel.findChild(QLabel, "lessonCode").isVisibleTo(panel)
+    explanation = panel.findChild(QLabel, "lessonExplanation")
+    assert all(line not in explanation.text() for line in step.after_answer), step.section
+    assert panel.findChild(QLabel, "lessonFeedback").text().startswith("Answer first")
     assert panel.findChild(QLabel, "lessonQuestion").text() == step.question.prompt
     panel.lessonQuestionBox.set_answer_text(given)
     panel.findChild(QPushButton, "lessonCheckAnswer").click()
@@ -121,6 +126,9 @@ def answer_question(panel: LessonPanel, step, right: bool) -> str:
     if not right and step.question.answer not in given:
         assert step.question.answer not in feedback  # the truth waits for the run
     assert all(card.isVisibleTo(panel) for card in panel._cards), step.section
+    assert panel.findChild(QLabel, "lessonCode").isVisibleTo(panel) == bool(step.code)
+    shown = explanation.text()
+    assert all(html.escape(line) in shown for line in step.after_answer), step.section
     return given
 
 

@@ -117,7 +117,8 @@ def _step(
     answers: Mapping[str, str] | None = None,
     runs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> str:
-    parts = [f"<h2>{_e(step.heading)}</h2>", "<p>" + "<br>".join(_e(s) for s in step.explanation) + "</p>"]
+    lines = (*step.explanation, *step.after_answer)
+    parts = [f"<h2>{_e(step.heading)}</h2>", "<p>" + "<br>".join(_e(s) for s in lines) + "</p>"]
     if step.diagram:
         parts.append(f"<pre>{_e(step.diagram)}</pre>")
     if step.code:

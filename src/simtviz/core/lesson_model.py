@@ -102,6 +102,13 @@ class Step:
     question: Question | None = None
     claims: tuple[Claim, ...] = ()
     diagram: str = ""  # a small monospace picture shown under the explanation
+    # Explanation lines that give the question's answer away: shown once the student answered
+    # or ran the Try it (the handout prints them all).
+    after_answer: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.after_answer and self.question is None:
+            raise ValueError(f"{self.section}: lines after the answer need a question")
 
     @property
     def heading(self) -> str:

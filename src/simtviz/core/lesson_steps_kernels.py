@@ -87,8 +87,6 @@ ECOSYSTEM = Step(
         "Writing kernels: a SIMT kernel language, cuda.coop (CCCL primitives inside kernels), "
         "cuda.tile (the tile model).",
         "Others: cuda.pathfinder finds CUDA components; cuda.bindings wraps the C APIs.",
-        "The chapter names the SIMT language cuda.lang, but every example imports numba.cuda.",
-        "This lesson says numba.cuda, the package that runs the chapter's code.",
     ),
     """\
 # The chapter calls the SIMT kernel language cuda.lang; its examples import numba.cuda.
@@ -117,6 +115,10 @@ print("cuda.lang installed:", has_cuda_lang)
         choices=("cuda.lang", "numba.cuda", "cuda.core"),
         sim_value="numba.cuda",
     ),
+    after_answer=(
+        "The chapter names the SIMT language cuda.lang, but every example imports numba.cuda.",
+        "This lesson says numba.cuda, the package that runs the chapter's code.",
+    ),
     claims=(
         Claim(
             "cuda.lang is not installed with numba-cuda",
@@ -135,8 +137,6 @@ LIBRARIES = Step(
         "Many Python libraries call GPU code written in CUDA C++ and tuned by experts.",
         "Use a library when it can say what you need. Write a kernel when none can.",
         "Live: cp.add against the hand-written vecadd, both timed with CUDA events.",
-        "On the H200: cp.add 0.10 ms, the numba vecadd 0.18 ms per call (2^24 float64).",
-        "The kernels take the same GPU time; the numba launch costs ≈94 µs of host time, CuPy's ≈7 µs.",
     ),
     LIBRARY_VS_KERNEL,
     (probe_try("library_vs_kernel", "Time cp.add and the vecadd"),),
@@ -151,6 +151,10 @@ LIBRARIES = Step(
         "The two kernels read and write the same bytes, but a numba launch with CuPy arrays spends "
         "≈94 µs on the host before the GPU starts; CuPy's launch ≈7 µs.",
         choices=("cp.add", "vecadd", "about the same"),
+    ),
+    after_answer=(
+        "On the H200: cp.add 0.10 ms, the numba vecadd 0.18 ms per call (2^24 float64).",
+        "The kernels take the same GPU time; the numba launch costs ≈94 µs of host time, CuPy's ≈7 µs.",
     ),
     claims=(Claim("cp.add is the faster call", "library_vs_kernel", "faster", {GPU: "cp.add"}),),
 )
@@ -259,7 +263,6 @@ SPECIFYING = Step(
         "Nothing is compiled when Python reads the function.",
         "The first launch compiles it for this GPU, just in time (JIT): ≈0.33 s on the H200.",
         "Later launches with the same argument types reuse that code.",
-        "New argument types (float32 arrays instead of float64) compile again: 33.8 ms on the H200.",
     ),
     """\
 import numpy as np  # corrected: added, the launches below need arrays
@@ -291,6 +294,7 @@ print("three launches done")
         "numba compiles one version per set of argument types; float32 arrays are new types.",
         choices=("yes", "no"),
     ),
+    after_answer=("New argument types (float32 arrays, not float64) compile again: 33.8 ms on the H200.",),
     claims=(
         Claim(
             "float32 arrays compile a second version", "jit_timing", "float32_compiled_again", {GPU: "yes"}
@@ -516,8 +520,6 @@ WARPS = Step(
         "The GPU runs a block's threads in warps of 32: threads 0–31, 32–63, ...",
         "A thread's lane is its place in its warp: threadIdx.x % 32 in a 1-D block.",
         "A warp executes one instruction for all its active threads together.",
-        "A block of 48 threads has a full warp and a partial one of 16 threads.",
-        "The partial warp still takes a whole warp's slot: pick block sizes that are multiples of 32.",
     ),
     """\
 import numpy as np
@@ -555,6 +557,10 @@ print("lane:", lane)
         "second_warp_threads",
         "Warp 0 holds threads 0–31; warp 1 holds threads 32–47: 48 - 32 = 16.",
         sim_value="16",
+    ),
+    after_answer=(
+        "A block of 48 threads has a full warp and a partial one of 16 threads.",
+        "The partial warp still takes a whole warp's slot: pick block sizes that are multiples of 32.",
     ),
     claims=(
         Claim("the second warp has 16 threads", "warps", "second_warp_threads", {SIM: 16, GPU: 16}),

@@ -53,8 +53,6 @@ CREATING = Step(
     (
         "CuPy makes arrays in GPU memory.",
         "Its functions look like NumPy's: zeros, zeros_like, random.",
-        "Its defaults are NumPy's too: cp.zeros and cp.random give float64,",
-        "and cp.arange of whole numbers gives int64.",
     ),
     """\
 import cupy as cp
@@ -86,6 +84,10 @@ print(A_device.dtype, B_device.dtype, C_device.dtype, cp.arange(4).dtype)
         "CuPy follows NumPy: float64 unless you pass dtype=.",
         choices=("float32", "float64", "int64"),
     ),
+    after_answer=(
+        "Its defaults are NumPy's too: cp.zeros and cp.random give float64,",
+        "and cp.arange of whole numbers gives int64.",
+    ),
     claims=(
         Claim("cp.zeros gives float64", "array_dtypes", "zeros_dtype", {GPU: "float64"}),
         Claim("cp.arange(4) gives int64", "array_dtypes", "arange_dtype", {GPU: "int64"}),
@@ -100,8 +102,6 @@ COPYING = Step(
         "cp.array(host_array) copies host memory to the GPU.",
         "cp.asnumpy(device_array) copies it back, after the GPU's earlier work is done.",
         "Copies cross the PCIe or NVLink bus: far slower than GPU memory.",
-        "Pinned (page-locked) host memory copies faster than ordinary memory: "
-        "64 MB to the host took 20.5 ms from pageable and 1.2 ms into pinned memory on the H200.",
     ),
     """\
 import cupy as cp
@@ -132,6 +132,10 @@ print("on the GPU:", isinstance(A_device, cp.ndarray), "on the host:", isinstanc
         "The GPU copies straight into pinned pages; pageable memory goes through a staging buffer.",
         choices=("pinned", "pageable", "the same"),
     ),
+    after_answer=(
+        "Pinned (page-locked) host memory copies faster than ordinary memory: "
+        "64 MB to the host took 20.5 ms from pageable and 1.2 ms into pinned memory on the H200.",
+    ),
     claims=(Claim("pinned copies are faster", "copy_bandwidth", "faster_d2h", {GPU: "pinned"}),),
 )
 
@@ -141,9 +145,6 @@ NDARRAY = Step(
     (
         "A NumPy array lives in host memory. A CuPy array lives in GPU memory.",
         "The chapter says mixing them up is an error, and that CuPy never copies by itself.",
-        "Run it: numba copies NumPy arrays for a kernel, both ways, and warns.",
-        "CuPy refuses np.asarray(x) and x + numpy_array (TypeError),",
-        "but float(x), x.item(), bool(x), print(x), x.tolist() copy to the host silently and wait.",
     ),
     """\
 import cupy as cp
@@ -190,6 +191,11 @@ print("float(x[3]) =", float(x[3]), "copied to the host without a word")
         choices=("an error", "the right answer", "a wrong answer"),
         sim_value="the right answer",
     ),
+    after_answer=(
+        "Run it: numba copies NumPy arrays for a kernel, both ways, and warns.",
+        "CuPy refuses np.asarray(x) and x + numpy_array (TypeError),",
+        "but float(x), x.item(), bool(x), print(x), x.tolist() copy to the host silently and wait.",
+    ),
     claims=(
         Claim(
             "NumPy arguments give the right answer",
@@ -211,11 +217,6 @@ SYNCHRONIZING = Step(
     "2.2.4",
     "Synchronizing the CPU and the GPU",
     (
-        "With GPU (CuPy) arrays a launch only queues the kernel: the host goes on at once,",
-        "and the kernel may not even have started.",
-        "With NumPy arrays numba copies them back after the kernel, so the launch waits: "
-        "52.46 ms for a 52 ms kernel on the H200 (0.095 ms with CuPy arrays).",
-        "The first launch of new argument types waits too, while numba compiles (≈0.33 s).",
         "synchronize() makes the host wait until all GPU work is done.",
         "numba: cuda.synchronize(). CuPy: cp.cuda.Device().synchronize().",
         "Finer: a stream is one queue of GPU work; wait for one stream, not the whole GPU "
@@ -259,6 +260,13 @@ print("x[0] after the kernel:", float(x[0]))  # corrected: added to show the res
         "The launch only queues the kernel; synchronize() is what waits for it.",
         choices=("right away", "after the kernel"),
         sim_value="after the kernel",
+    ),
+    after_answer=(
+        "With GPU (CuPy) arrays a launch only queues the kernel: the host goes on at once,",
+        "and the kernel may not even have started.",
+        "With NumPy arrays numba copies them back after the kernel, so the launch waits: "
+        "52.46 ms for a 52 ms kernel on the H200 (0.095 ms with CuPy arrays).",
+        "The first launch of new argument types waits too, while numba compiles (≈0.33 s).",
     ),
     claims=(
         Claim(
@@ -358,11 +366,8 @@ TIMING = Step(
     "2.2.5+",
     "Timing a kernel: three wrong ways and the right one (not in the chapter)",
     (
-        "Wrong 1: time the first launch. It includes numba's compile (≈0.33 s).",
-        "Wrong 2: time the launch call alone. It returns when the kernel is queued, not done.",
-        "Wrong 3: pass NumPy arrays. The time is mostly copies over the bus, both ways.",
-        "Right: warm up, then CUDA events around the launches, and synchronize on the end event.",
-        "On the H200 the vector add (3 × 134 MB) runs in 0.095 ms: ≈4,230 GB/s.",
+        "A stopwatch around a launch is easy to read and easy to get wrong.",
+        "The program times the vector add four ways; three of them are wrong.",
     ),
     """\
 import time
@@ -417,6 +422,13 @@ print(f"right, events, 20 launches: {ms:9.3f} ms per kernel, {3 * n * 8 / ms / 1
         "The first launch compiles the kernel (≈0.33 s); a warm kernel takes ≈0.1 ms.",
         choices=("about the same", "far longer"),
     ),
+    after_answer=(
+        "Wrong 1: time the first launch. It includes numba's compile (≈0.33 s).",
+        "Wrong 2: time the launch call alone. It returns when the kernel is queued, not done.",
+        "Wrong 3: pass NumPy arrays. The time is mostly copies over the bus, both ways.",
+        "Right: warm up, then CUDA events around the launches, and synchronize on the end event.",
+        "On the H200 the vector add (3 × 134 MB) runs in 0.095 ms: ≈4,230 GB/s.",
+    ),
     claims=(
         Claim("the first launch is far longer", "timing_ways", "first_vs_warm", {GPU: "far longer"}),
         Claim(
@@ -433,12 +445,7 @@ ERROR_CHECKING = Step(
     "Error checking: where errors surface",
     (
         "CUDA errors become Python exceptions; catch them with try / except.",
-        "A bad launch configuration (2048 threads per block) fails at the launch line: "
-        "CUDAError, CUDA_ERROR_INVALID_VALUE. It is not sticky: the next launch works.",
-        "A fault inside a kernel (a far out-of-bounds write) surfaces later, at synchronize(): "
-        "numba's CudaAPIError, CUDA_ERROR_ILLEGAL_ADDRESS. It is sticky: every later CUDA call fails.",
-        "except Exception catches your own bugs too (a NameError looks like the CUDA error).",
-        "Catch the CUDA classes instead: CUDAError and CudaAPIError.",
+        "The chapter launches 2048 threads per block, more than any GPU runs, and catches the error.",
     ),
     """\
 import numpy as np
@@ -498,6 +505,14 @@ except CUDA_ERRORS as e:  # corrected: except Exception would also hide NameErro
         "The driver checks the configuration when the launch is made: the launch call raises.",
         choices=("the launch line", "synchronize()", "nowhere"),
         sim_value="nowhere",
+    ),
+    after_answer=(
+        "A bad launch configuration (2048 threads per block) fails at the launch line: "
+        "CUDAError, CUDA_ERROR_INVALID_VALUE. It is not sticky: the next launch works.",
+        "A fault inside a kernel (a far out-of-bounds write) surfaces later, at synchronize(): "
+        "numba's CudaAPIError, CUDA_ERROR_ILLEGAL_ADDRESS. It is sticky: every later CUDA call fails.",
+        "except Exception catches your own bugs too (a NameError looks like the CUDA error).",
+        "Catch the CUDA classes instead: CUDAError and CudaAPIError.",
     ),
     claims=(
         Claim(

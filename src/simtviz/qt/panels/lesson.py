@@ -298,13 +298,7 @@ class LessonPanel(LessonDemos, QWidget):
         self.lessonStepTitle.setText(s.heading)
         self.lessonProgress.setText(f"Step {self._index + 1} of {len(STEPS)}")
         self.lessonStepList.setCurrentIndex(self._index)
-        bullets = "".join(f"<li>{html.escape(line)}</li>" for line in s.explanation)
-        beyond = "<p><i>Beyond the chapter.</i></p>" if s.beyond else ""
-        picture = f"<pre>{html.escape(s.diagram)}</pre>" if s.diagram else ""
-        self.lessonExplanation.setText(f"{beyond}<ul style='margin-left: 0'>{bullets}</ul>{picture}")
         self.lessonCode.setText(code_html(s.code))
-        self.lessonCode.setVisible(bool(s.code))  # a lead-in with no code shows no empty box
-        self.lessonCodeNote.setVisible("# corrected:" in s.code)
         for card in self._cards:
             _discard(card)
         self._cards = [ErratumCard(e, self.check_probe) for e in s.errata]
@@ -312,7 +306,7 @@ class LessonPanel(LessonDemos, QWidget):
             self._cards_box.addWidget(card)
             card.show_result(self.results.get(card.erratum.probe))
         self.lessonQuestionBox.set_step(s, self.answers.get(s.section), self.feedback.get(s.section, ""))
-        self._show_cards_if_answered()
+        self._reveal()
         for button in self._more_buttons:
             _discard(button)
         self._more_buttons = []
@@ -467,20 +461,33 @@ class LessonPanel(LessonDemos, QWidget):
         self.probeShown.emit(probe, result)
 
     # --- predict, then run ------------------------------------------------------------------------
-    def _show_cards_if_answered(self) -> None:
-        """A step that asks keeps its cards (the answer) hidden until the student answers or runs."""
+    def _reveal(self) -> None:
+        """A step that asks shows what gives the answer away (the lines after the answer, the code,
+        the cards) only once the student has answered or run its Try it."""
         s = self.step()
         shown = s.question is None or s.section in self.answers or s.section in self.feedback
+        lines = (*s.explanation, *s.after_answer) if shown else s.explanation
+        bullets = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+        beyond = "<p><i>Beyond the chapter.</i></p>" if s.beyond else ""
+        picture = f"<pre>{html.escape(s.diagram)}</pre>" if s.diagram and shown else ""
+        self.lessonExplanation.setText(f"{beyond}<ul style='margin-left: 0'>{bullets}</ul>{picture}")
+        self.lessonCode.setVisible(bool(s.code) and shown)  # a lead-in with no code: no empty box
+        self.lessonCodeNote.setVisible("# corrected:" in s.code and shown)
         for card in self._cards:
             card.setVisible(shown)
+        if not shown:
+            self.lessonQuestionBox.lessonFeedback.setText(
+                "Answer first: the code, the rest of the step and the chapter's errors appear once "
+                "you check your answer (or press Try it)."
+            )
 
     def _on_answered(self, section: str, value: str) -> None:
         self.answers[section] = value
-        self._show_cards_if_answered()
+        self._reveal()
 
     def _on_concluded(self, section: str, _given: str, text: str) -> None:
         self.feedback[section] = text
-        self._show_cards_if_answered()
+        self._reveal()
 
     def _show_results(self) -> None:
         while self._results_box.count():

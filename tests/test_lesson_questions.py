@@ -37,6 +37,8 @@ def test_checking_keeps_the_answer_and_hides_the_truth_until_the_run() -> None:
     answer, text = on_check(SURPLUS, "256")
     assert answer.value == "256"
     assert "256" in text and "245" not in text and "Try it" in text
+    _, named = on_check(SURPLUS, "256", "Count the surplus threads")
+    assert named == "Your answer: 256. Now press “Try it: Count the surplus threads” and see what happens."
 
 
 def test_a_right_answer_after_a_gpu_run() -> None:

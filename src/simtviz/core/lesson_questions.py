@@ -66,12 +66,14 @@ def why_not_measured(question: Question, result: Mapping[str, Any] | None) -> st
     return reason or "this run did not report it"
 
 
-def on_check(question: Question, text: str) -> tuple[Answer, str]:
-    """What the box says when the student checks: the answer is kept, the truth waits for the run."""
+def on_check(question: Question, text: str, try_label: str = "") -> tuple[Answer, str]:
+    """What the box says when the student checks: the answer is kept, the truth waits for the run
+    (``try_label``: the Try it that answers the question, named so the student finds it)."""
     answer = read_answer(question, text)
     if answer.value is None:
         return answer, answer.problem
-    return answer, f"Your answer: {answer.value}. Now press Try it and see what happens."
+    which = f"Try it: {try_label}" if try_label else "Try it"
+    return answer, f"Your answer: {answer.value}. Now press “{which}” and see what happens."
 
 
 def after_run(question: Question, given: str | None, result: Mapping[str, Any] | None, where: str) -> str:

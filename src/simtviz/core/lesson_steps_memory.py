@@ -209,9 +209,10 @@ print("float(x[3]) =", float(x[3]), "copied to the host without a word")
 )
 
 STREAMS_PICTURE = """\
-host      launch A, launch B ─→ goes on ........ synchronize() waits ─┐ goes on
-stream 1  [ kernel A ][ kernel B ] ──────────────────────────────────┘
-stream 2     [ copy ][ kernel C ]   (its own queue: wait for it alone)"""
+host      launch A, B ─→ goes on ...... synchronize() ─┐ goes on
+stream 1  [ kernel A ][ kernel B ] ────────────────────┘
+stream 2    [ copy ][ kernel C ]   its own queue: wait for it alone"""
+
 
 SYNCHRONIZING = Step(
     "2.2.4",

@@ -93,7 +93,8 @@ class LessonQuestionBox(QGroupBox):
         q, step = self.question, self._step
         if q is None or step is None:
             return
-        answer, text = on_check(q, self.lessonAnswer.currentText())
+        label = next((t.label for t in step.try_its if t.params.get("probe") == q.probe), "")
+        answer, text = on_check(q, self.lessonAnswer.currentText(), label)
         self.lessonFeedback.setText(text)
         if answer.value is not None:
             self._given = answer.value

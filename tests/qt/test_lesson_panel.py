@@ -343,3 +343,22 @@ def test_views_beyond_the_chapter_are_found_by_name(qtbot, window, section: str)
     panel.findChild(QPushButton, "lessonTryIt").click()
     assert tabs(window).currentWidget() is stand_in
     assert "Opened" in status(panel)
+
+
+def test_answered_steps_fit_1280_by_720_in_presentation_mode(qtbot, window) -> None:
+    """Once answered, a step shows its code, its later lines and §2.2.4's streams picture: no
+    sideways scrolling even then."""
+    window.presentationAction.setChecked(True)
+    window.resize(1280, 720)
+    panel = lesson(window)
+    show_lesson(window)
+    for step in STEPS:
+        if step.question is not None:
+            panel.answers[step.section] = step.question.answer
+    for index in range(panel.step_count()):
+        panel.show_step(index)
+        qtbot.wait(10)
+        scroll = panel.lessonScroll
+        assert scroll.widget().width() <= scroll.viewport().width(), STEPS[index].section
+        if STEPS[index].diagram:
+            assert "<pre>" in panel.findChild(QLabel, "lessonExplanation").text()

@@ -263,7 +263,7 @@ print("x[0] after the kernel:", float(x[0]))  # corrected: added to show the res
         sim_value="after the kernel",
     ),
     after_answer=(
-        "With GPU (CuPy) arrays a launch only queues the kernel: the host goes on at once,",
+        "With GPU (CuPy) arrays a launch only queues the kernel: the host goes on at once, "
         "and the kernel may not even have started.",
         "With NumPy arrays numba copies them back after the kernel, so the launch waits: "
         "52.46 ms for a 52 ms kernel on the H200 (0.095 ms with CuPy arrays).",

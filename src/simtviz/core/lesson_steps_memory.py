@@ -254,7 +254,8 @@ print("x[0] after the kernel:", float(x[0]))  # corrected: added to show the res
     "Asynchrony: the simulator runs the kernel inside the launch call. No GPU times.",
     (CP_SYNCHRONIZE,),
     question=Question(
-        "A kernel that runs for 50 ms is launched with GPU arrays. When does the launch call return?",
+        "A kernel that runs for 50 ms is launched, no NumPy array among its arguments. When does "
+        "the launch call return?",
         "right away",
         "async_timeline",
         "launch_returned",
@@ -493,8 +494,9 @@ except CUDA_ERRORS as e:  # corrected: except Exception would also hide NameErro
         probe_try("error_checks", "Run the chapter's snippet as printed; fault inside a kernel"),
     ),
     "The app checks the limit itself and shows the driver's text with the numbers (2048 > 1024). "
-    "The chapter's unguarded program raises IndexError here: surplus threads indexing past the end, "
-    "not the launch limit (the simulator checks no limits).",
+    "The chapter's unguarded kernel launched with 2048-thread blocks raises IndexError here: its "
+    "surplus threads index past the end. That is not the launch limit (the simulator checks no "
+    "limits: the guarded kernel runs).",
     "The driver's own rejection: the simulator checks no launch limits (2048 just runs), and a "
     "fault inside a kernel is an IndexError at the launch, not sticky.",
     (EXCEPT_EXCEPTION,),
@@ -523,6 +525,12 @@ except CUDA_ERRORS as e:  # corrected: except Exception would also hide NameErro
             {SIM: "nowhere", GPU: "the launch line"},
         ),
         Claim("a launch error is not sticky", "launch_2048", "sticky", {GPU: False}),
+        Claim(
+            "on the simulator the unguarded kernel's IndexError is not the launch limit",
+            "launch_2048",
+            "unguarded_raised",
+            {SIM: "IndexError"},
+        ),
         Claim(
             "a kernel fault surfaces at synchronize()",
             "error_checks",

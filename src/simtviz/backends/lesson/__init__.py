@@ -147,7 +147,7 @@ PROBES: dict[str, Probe] = {
         Probe(
             "launch_2048",
             "2048 threads per block: where the exception appears, and whether it is sticky",
-            ("raised", "failed_at", "error_class", "sticky", "app_check"),
+            ("raised", "failed_at", "error_class", "sticky", "app_check", "unguarded_raised"),
         ),
         Probe(
             "error_checks",

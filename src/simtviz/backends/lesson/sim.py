@@ -264,11 +264,26 @@ def launch_2048(n: int = 2048 + 11, block: int = 2048) -> Result:
         result["sim_ran_without_error"] = False
         result["sim_error"] = exception_text(exc)
         result["failed_at"] = "the launch line"  # the simulator runs the kernel inside the launch
+    # The chapter's kernel has no guard: here its surplus threads raise IndexError, which is easy
+    # to mistake for the launch limit. It is not: the guarded launch above ran.
+    from simtviz.kernels.vecadd import vecadd_unguarded
+
+    try:
+        vecadd_unguarded[grid, block](a, a, np.zeros(n))
+        result["unguarded_error"] = None
+    except Exception as exc:  # IndexError, as NumPy indexing raises
+        result["unguarded_error"] = exception_text(exc)
+    result["unguarded_raised"] = type_name(result["unguarded_error"])
     result["app_check"] = app_check(grid, block)
     no_limits = "only a GPU's driver rejects the launch; the simulator checks no limits"
     missing(result, no_limits, "raised", "error_class", "sticky")
     result.update(n=n, block=block, grid=grid)
     return result
+
+
+def type_name(text: str | None) -> str | None:
+    """``IndexError`` from ``builtins.IndexError: ...`` (None stays None)."""
+    return None if text is None else text.split(":", 1)[0].rsplit(".", 1)[-1]
 
 
 def library_vs_kernel(n: int = 2**24) -> Result:

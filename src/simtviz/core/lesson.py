@@ -28,6 +28,7 @@ from simtviz.core.lesson_errata import (
     ZEROS_FLOAT32,
 )
 from simtviz.core.lesson_model import ACTIONS, KINDS, Claim, Erratum, Question, Step, TryIt
+from simtviz.core.lesson_steps_beyond import STEPS as _BEYOND_STEPS
 from simtviz.core.lesson_steps_kernels import STEPS as _KERNEL_STEPS
 from simtviz.core.lesson_steps_memory import STEPS as _MEMORY_STEPS
 
@@ -60,7 +61,7 @@ __all__ = [
     "step_count",
 ]
 
-STEPS: tuple[Step, ...] = (*_KERNEL_STEPS, *_MEMORY_STEPS)
+STEPS: tuple[Step, ...] = (*_KERNEL_STEPS, *_MEMORY_STEPS, *_BEYOND_STEPS)
 
 
 def step_count() -> int:

@@ -1,5 +1,5 @@
 """The lesson's steps from memory to error checking (§2.2.3 – §2.2.6), the timing step the lesson
-adds after §2.2.5, and the steps beyond the chapter.
+adds after §2.2.5.
 
 Every ``code`` is a complete program that runs as shown; a line that differs from the chapter
 says ``# corrected:`` and why. Programs that import CuPy run only where there is a GPU.
@@ -550,48 +550,6 @@ except CUDA_ERRORS as e:  # corrected: except Exception would also hide NameErro
     ),
 )
 
-BEYOND = (
-    Step(
-        "B1",
-        "Beyond the chapter: your kernel",
-        (
-            "Write your own kernel and run it traced.",
-            "See every out-of-bounds access, untouched element and collision.",
-        ),
-        "",
-        (TryIt("open_view", "Open Your kernel", {"view": "kernelTab"}),),
-        "Traced accesses and out-of-bounds indices.",
-        "Kernel times.",
-        beyond=True,
-    ),
-    Step(
-        "B2",
-        "Beyond the chapter: the schedule",
-        (
-            "Which SM ran each block, and when.",
-            "Blocks run in waves when there are more than fit at once.",
-        ),
-        "",
-        (TryIt("open_view", "Open the schedule view", {"view": "scheduleView"}),),
-        "Nothing: only a GPU has SMs and a clock.",
-        "The whole schedule: it is measured on a GPU.",
-        beyond=True,
-    ),
-    Step(
-        "B3",
-        "Beyond the chapter: occupancy",
-        (
-            "How many blocks fit on one SM at once?",
-            "Threads, registers and shared memory each set a limit.",
-        ),
-        "",
-        (TryIt("open_view", "Open the occupancy view", {"view": "occupancyView"}),),
-        "The theoretical occupancy for a built-in GPU profile.",
-        "The current GPU's own numbers.",
-        beyond=True,
-    ),
-)
-
 STEPS = (
     MEMORY,
     CREATING,
@@ -601,5 +559,4 @@ STEPS = (
     TOGETHER,
     TIMING,
     ERROR_CHECKING,
-    *BEYOND,
 )

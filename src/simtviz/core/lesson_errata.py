@@ -12,8 +12,8 @@ CUDA_LANG = Erratum(
     "cuda-lang",
     "cuda.lang is the Python language for writing SIMT kernels.",
     "Every example in the chapter imports numba.cuda, and numba.cuda is what runs them. "
-    "The CUDA Python index lists numba.cuda for SIMT kernels; cuda.lang is not a package you "
-    "can install for that today.",
+    "The CUDA Python index lists numba.cuda for SIMT kernels; cuda.lang does not come with "
+    "numba-cuda (the probe looks for it on this machine).",
     "ecosystem",
     "cuda_lang_importable",
 )

@@ -362,3 +362,20 @@ def test_answered_steps_fit_1280_by_720_in_presentation_mode(qtbot, window) -> N
         assert scroll.widget().width() <= scroll.viewport().width(), STEPS[index].section
         if STEPS[index].diagram:
             assert "<pre>" in panel.findChild(QLabel, "lessonExplanation").text()
+
+
+def test_an_answer_given_after_the_run_is_compared_at_once(qtbot, window) -> None:
+    panel = lesson(window)
+    show_lesson(window)
+    panel.show_step(index_of("2.2.2.2.1"))
+    press_try_it(qtbot, panel, 1)  # the thread count, before any answer
+    feedback = panel.findChild(QLabel, "lessonFeedback")
+    assert feedback.text().startswith("You did not answer; the CPU simulator did 128.")
+    panel.lessonQuestionBox.set_answer_text("100")
+    panel.findChild(QPushButton, "lessonCheckAnswer").click()
+    # 4 blocks × 32 threads = 128
+    assert feedback.text().startswith("You said 100; the CPU simulator did 128. The right answer is 128")
+    panel.show_step(index_of("2.2.2.2.1") + 1)
+    panel.show_step(index_of("2.2.2.2.1"))  # coming back keeps the answer and the comparison
+    assert feedback.text().startswith("You said 100; the CPU simulator did 128.")
+    assert panel.lessonQuestionBox.answer() == "100"

@@ -306,7 +306,13 @@ class LessonPanel(LessonDemos, QWidget):
         for card in self._cards:
             self._cards_box.addWidget(card)
             card.show_result(self.results.get(card.erratum.probe))
-        self.lessonQuestionBox.set_step(s, self.answers.get(s.section), self.feedback.get(s.section, ""))
+        run = self.question_runs.get(s.section)
+        self.lessonQuestionBox.set_step(
+            s,
+            self.answers.get(s.section),
+            self.feedback.get(s.section, ""),
+            (run, self._where()) if run is not None else None,
+        )
         self._reveal()
         for button in self._more_buttons:
             _discard(button)

@@ -32,6 +32,8 @@ class LessonQuestionBox(QGroupBox):
         self.setObjectName("lessonQuestionBox")
         self._step: Step | None = None
         self._given: str | None = None
+        self._result: Mapping[str, Any] | None = None  # this step's run, once it ran
+        self._where = ""
         self._enter_wired: object = None  # the combo's line edit whose Enter checks the answer
         self.lessonQuestion = QLabel(objectName="lessonQuestion")
         self.lessonQuestion.setWordWrap(True)
@@ -58,9 +60,17 @@ class LessonQuestionBox(QGroupBox):
         """The answer the student checked for this step (None before they did)."""
         return self._given
 
-    def set_step(self, step: Step, given: str | None = None, feedback: str = "") -> None:
-        """Show ``step``'s question (the box hides where there is none), with an earlier answer."""
+    def set_step(
+        self,
+        step: Step,
+        given: str | None = None,
+        feedback: str = "",
+        run: tuple[Mapping[str, Any], str] | None = None,
+    ) -> None:
+        """Show ``step``'s question (the box hides where there is none), with an earlier answer,
+        and ``run`` = (result, where) when its Try it already ran."""
         self._step, self._given = step, given
+        self._result, self._where = run if run is not None else (None, "")
         q = step.question
         self.setVisible(q is not None)
         if q is None:
@@ -99,6 +109,8 @@ class LessonQuestionBox(QGroupBox):
         if answer.value is not None:
             self._given = answer.value
             self.answered.emit(step.section, answer.value)
+            if self._result is not None:  # it ran before the answer: compare at once
+                self.show_result(q.probe, self._result, self._where)
 
     def show_result(self, probe: str, result: Mapping[str, Any], where: str) -> bool:
         """After the step's Try it: compare the answer with the run. True when it was the
@@ -106,6 +118,7 @@ class LessonQuestionBox(QGroupBox):
         q, step = self.question, self._step
         if q is None or step is None or probe != q.probe:
             return False
+        self._result, self._where = result, where
         text = after_run(q, self._given, result, where)
         self.lessonFeedback.setText(text)
         self.concluded.emit(step.section, self._given or "", text)

@@ -47,7 +47,9 @@ def _code(code: str) -> str:
 
 def format_value(value: Any) -> str:
     """A measured value as a student reads it (floats to 3 significant digits)."""
-    if isinstance(value, bool) or value is None:
+    if value is None:  # measured as nothing (nothing raised, no error): said in words
+        return "none"
+    if isinstance(value, bool):
         return str(value)
     if isinstance(value, float):
         return f"{value:.3g}"

@@ -90,17 +90,12 @@ ECOSYSTEM = Step(
     ),
     """\
 # The chapter calls the SIMT kernel language cuda.lang; its examples import numba.cuda.
+from importlib.util import find_spec
+
 from numba import cuda
 
-try:
-    import cuda.lang as cuda_lang  # "as": the name cuda stays numba.cuda
-
-    has_cuda_lang = cuda_lang is not None
-except ImportError:
-    has_cuda_lang = False
-
 print("kernels here are written with:", cuda.__name__)
-print("cuda.lang installed:", has_cuda_lang)
+print("cuda.lang installed:", find_spec("cuda") is not None and find_spec("cuda.lang") is not None)
 """,
     (probe_try("ecosystem", "Which package runs the kernels?"),),
     "Which packages are installed, and that numba.cuda runs the kernels.",

@@ -346,7 +346,7 @@ print("Test succeeded")
         probe_try("bounds_check", "Count the surplus threads' writes at N = 2^24 + 11", n=CHAPTER_N),
         probe_try("array_dtypes", "Show the dtype of cp.random.uniform"),
     ),
-    "The program and its check, at a smaller N (n=None: the backend's default size).",
+    "The program and its check, at the simulator's smaller default N.",
     "GPU time and bandwidth. The unguarded kernel raises IndexError here; a GPU would not. "
     "Counting the 2^24 + 11 launch's surplus threads: 16.8 million simulated threads would take "
     "about 40 minutes.",

@@ -68,6 +68,7 @@ MODULES = [
     "core/locate.py",
     "core/color_names.py",
     "core/run_timings.py",
+    "core/lesson_questions.py",
 ]
 
 # Tests that cover each module (glob → test files), first match wins. Each mutant runs them
@@ -99,6 +100,7 @@ TESTS: list[tuple[str, list[str]]] = [
     ("core/color_names.py", ["tests/test_color_names_handworked.py", "tests/test_cli_fidelity.py"]),
     ("core/run_timings.py", ["tests/test_run_timings_boundary.py", "tests/test_run_timings.py",
                               "tests/test_cli_exit_codes.py"]),
+    ("core/lesson_questions.py", ["tests/test_lesson_questions.py"]),
     ("cli/*", ["tests/test_cli_exit_codes.py", "tests/test_error_reports_handworked.py", "tests/test_cli.py",
                "tests/test_vecadd_cli.py"]),
     ("backends/sim.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py"]),

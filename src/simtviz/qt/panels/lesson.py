@@ -42,6 +42,7 @@ from simtviz.core.lesson_handout import render_handout
 from simtviz.qt import dialogs
 from simtviz.qt.panels.lesson_charts import chart_for, widget_png
 from simtviz.qt.panels.lesson_demos import LessonDemos
+from simtviz.qt.panels.lesson_question import LessonQuestionBox
 from simtviz.qt.panels.lesson_views import ErratumCard, code_html, values_html, values_text, wrap_label
 
 if TYPE_CHECKING:
@@ -80,6 +81,9 @@ class LessonPanel(LessonDemos, QWidget):
         self._index = 0
         self._kind = session.kind if session is not None else "sim"
         self.results: dict[str, dict[str, Any]] = {}  # probe → its latest result
+        self.answers: dict[str, str] = {}  # section → the student's checked prediction
+        self.feedback: dict[str, str] = {}  # section → "you said X, the GPU did Y" after its run
+        self.question_runs: dict[str, dict[str, Any]] = {}  # section → the run that answered it
         self.figures: dict[str, list[tuple[bytes, str]]] = {}  # section → [(PNG, caption)]
         self._pending_probe: tuple[str, str] | None = None  # (section, probe) running now
         self._pending_map: tuple[str, TryIt, LaunchConfig] | None = None
@@ -151,6 +155,11 @@ class LessonPanel(LessonDemos, QWidget):
         body = QWidget(objectName="lessonBody")
         layout = QVBoxLayout(body)
         layout.addWidget(self.lessonExplanation)
+        # The question comes right after the explanation: asked before the code and the cards.
+        self.lessonQuestionBox = LessonQuestionBox()
+        self.lessonQuestionBox.answered.connect(self._on_answered)
+        self.lessonQuestionBox.concluded.connect(self._on_concluded)
+        layout.addWidget(self.lessonQuestionBox)
         layout.addWidget(self.lessonCode)
         layout.addWidget(self.lessonCodeNote)
         layout.addLayout(self._cards_box)
@@ -290,17 +299,21 @@ class LessonPanel(LessonDemos, QWidget):
         self.lessonStepTitle.setText(s.heading)
         self.lessonProgress.setText(f"Step {self._index + 1} of {len(STEPS)}")
         self.lessonStepList.setCurrentIndex(self._index)
-        bullets = "".join(f"<li>{html.escape(line)}</li>" for line in s.explanation)
-        beyond = "<p><i>Beyond the chapter.</i></p>" if s.beyond else ""
-        self.lessonExplanation.setText(f"{beyond}<ul style='margin-left: 0'>{bullets}</ul>")
         self.lessonCode.setText(code_html(s.code))
-        self.lessonCodeNote.setVisible("# corrected:" in s.code)
         for card in self._cards:
             _discard(card)
         self._cards = [ErratumCard(e, self.check_probe) for e in s.errata]
         for card in self._cards:
             self._cards_box.addWidget(card)
             card.show_result(self.results.get(card.erratum.probe))
+        run = self.question_runs.get(s.section)
+        self.lessonQuestionBox.set_step(
+            s,
+            self.answers.get(s.section),
+            self.feedback.get(s.section, ""),
+            (run, self._where()) if run is not None else None,
+        )
+        self._reveal()
         for button in self._more_buttons:
             _discard(button)
         self._more_buttons = []
@@ -436,6 +449,9 @@ class LessonPanel(LessonDemos, QWidget):
         self.results[probe] = result
         section = self._pending_probe[0] if self._pending_probe else self.step().section
         self._pending_probe = None
+        box = self.lessonQuestionBox
+        if section == self.step().section and box.show_result(probe, result, self._where()):
+            self.question_runs[section] = result
         for card in self._cards:
             if card.erratum.probe == probe:
                 card.show_result(result)
@@ -450,6 +466,35 @@ class LessonPanel(LessonDemos, QWidget):
             self._add_figure(section, widget_png(chart), f"{probe} ({result.get('backend', '')})")
             chart.deleteLater()
         self.probeShown.emit(probe, result)
+
+    # --- predict, then run ------------------------------------------------------------------------
+    def _reveal(self) -> None:
+        """A step that asks shows what gives the answer away (the lines after the answer, the code,
+        the cards) only once the student has answered or run its Try it."""
+        s = self.step()
+        shown = s.question is None or s.section in self.answers or s.section in self.feedback
+        lines = (*s.explanation, *s.after_answer) if shown else s.explanation
+        bullets = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+        beyond = "<p><i>Beyond the chapter.</i></p>" if s.beyond else ""
+        picture = f"<pre>{html.escape(s.diagram)}</pre>" if s.diagram and shown else ""
+        self.lessonExplanation.setText(f"{beyond}<ul style='margin-left: 0'>{bullets}</ul>{picture}")
+        self.lessonCode.setVisible(bool(s.code) and shown)  # a lead-in with no code: no empty box
+        self.lessonCodeNote.setVisible("# corrected:" in s.code and shown)
+        for card in self._cards:
+            card.setVisible(shown)
+        if not shown:
+            self.lessonQuestionBox.lessonFeedback.setText(
+                "Answer first: the code, the rest of the step and the chapter's errors appear once "
+                "you check your answer (or press Try it)."
+            )
+
+    def _on_answered(self, section: str, value: str) -> None:
+        self.answers[section] = value
+        self._reveal()
+
+    def _on_concluded(self, section: str, _given: str, text: str) -> None:
+        self.feedback[section] = text
+        self._reveal()
 
     def _show_results(self) -> None:
         while self._results_box.count():
@@ -491,7 +536,10 @@ class LessonPanel(LessonDemos, QWidget):
         backend = ""
         if self._session is not None and self._session.info is not None:
             backend = self._session.info.label
-        return render_handout(self.results, self.figures, backend=backend or self._where())
+        where = backend or self._where()
+        return render_handout(
+            self.results, self.figures, backend=where, answers=self.answers, runs=self.question_runs
+        )
 
     def export_handout(self, path: str | Path | None = None) -> Path | None:
         """Write the handout (HTML, this run's numbers and figures); asks where unless ``path``."""

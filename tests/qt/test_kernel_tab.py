@@ -128,11 +128,11 @@ def test_editor_text_survives_recreating_the_window(qtbot, tmp_path) -> None:
 
 
 def test_showing_the_tab_starts_the_next_runs_process_and_closing_ends_it(qtbot, window) -> None:
-    from PySide6.QtWidgets import QScrollArea, QTabWidget
+    from PySide6.QtWidgets import QTabWidget
 
     tab = tab_of(window)
     tabs = window.findChild(QTabWidget, "mainTabs")
-    tabs.setCurrentWidget(window.findChild(QScrollArea, "kernelTabScroll"))  # Run comes next
+    tabs.setCurrentWidget(window.kernelTab)  # Run comes next
     qtbot.waitUntil(lambda: tab.runner.warm._child is not None, timeout=5_000)
     ahead = tab.runner.warm._child
     assert ahead.kind == "sim" and ahead.alive()

@@ -182,6 +182,9 @@ class MainWindow(QMainWindow):
                 log.exception("the %s tab failed to start", tab.title)
                 continue
             setattr(self, tab.attribute, widget)
+            if tab.scrolls:
+                self.tabs.addTab(widget, tab.title)
+                continue
             # In a scroll area: a tall tab must not set the window's minimum size (the window
             # has to fit a 1280 × 720 projector whichever tab is open).
             holder = QScrollArea(objectName=f"{tab.attribute}Scroll")

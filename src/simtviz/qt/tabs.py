@@ -21,6 +21,9 @@ class TabSpec:
     title: str
     attribute: str  # the MainWindow attribute the widget is kept under (tests and scripts use it)
     factory: str  # "module:callable", imported when the window is built
+    # True: the tab fits any window and scrolls its own long parts (one scroll area per tab at
+    # most); False: the window puts it in a scroll area of its own.
+    scrolls: bool = False
 
     def build(self, session: RunSession, window: MainWindow) -> QWidget:
         module, _, name = self.factory.partition(":")
@@ -29,8 +32,8 @@ class TabSpec:
 
 
 TABS: tuple[TabSpec, ...] = (
-    TabSpec("Vector add", "vecaddPanel", "simtviz.qt.panels.vecadd:VecaddPanel"),
-    TabSpec("Your kernel", "kernelTab", "simtviz.qt.panels.kernel:KernelTab"),
+    TabSpec("Vector add", "vecaddPanel", "simtviz.qt.panels.vecadd:VecaddPanel", scrolls=True),
+    TabSpec("Your kernel", "kernelTab", "simtviz.qt.panels.kernel:KernelTab", scrolls=True),
     TabSpec("Where blocks ran", "scheduleTab", "simtviz.qt.panels.schedule:SchedulePanel"),
-    TabSpec("Lesson", "lessonPanel", "simtviz.qt.panels.lesson:LessonPanel"),
+    TabSpec("Lesson", "lessonPanel", "simtviz.qt.panels.lesson:LessonPanel", scrolls=True),
 )

@@ -1,0 +1,166 @@
+"""Every tab fits a 1280 × 720 projector (issue 21): the title, the primary action and the primary
+result of each tab are wholly on screen without scrolling, normal and presentation mode, and at
+1920 × 1080. Geometry is asserted: each key widget's rectangle, clipped by every widget it sits
+in (scroll viewports included), must still be its whole rectangle.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QWidget
+from qt_helpers import RUN_TIMEOUT_MS
+
+from simtviz.core.lesson import STEPS
+
+SIZES = ((1280, 720), (1920, 1080))
+MODES = (False, True)
+
+
+def settle(qtbot, ms: int = 30) -> None:
+    qtbot.wait(ms)
+    QApplication.processEvents()
+
+
+def visible_rect(widget: QWidget) -> QRect:
+    """The part of ``widget`` on screen: its rectangle clipped by each widget it sits in."""
+    if not widget.isVisible():
+        return QRect()
+    rect = QRect(widget.mapToGlobal(QPoint(0, 0)), QWidget.size(widget))
+    parent = widget.parentWidget()
+    while parent is not None:
+        rect = rect.intersected(QRect(parent.mapToGlobal(QPoint(0, 0)), parent.size()))
+        parent = parent.parentWidget()
+    return rect
+
+
+def fully_visible(widget: QWidget) -> bool:
+    # QWidget.size: the array panels shadow width and size with attributes of their own
+    shown, size = visible_rect(widget), QWidget.size(widget)
+    return shown.size() == size and size.height() > 0
+
+
+def show_tab(window, widget: QWidget) -> None:
+    tabs = window.tabs
+    w = widget
+    while w is not None and tabs.indexOf(w) < 0:
+        w = w.parentWidget()
+    assert w is not None, "the widget is in no tab"
+    tabs.setCurrentWidget(w)
+
+
+def scroll_areas_around(widget: QWidget, page: QWidget) -> int:
+    """How many scroll areas hold ``widget`` inside its tab page."""
+    count, w = 0, widget.parentWidget()
+    while w is not None and w is not page.parentWidget():
+        count += isinstance(w, QScrollArea)
+        w = w.parentWidget()
+    return count
+
+
+@pytest.fixture(
+    params=[(s, p) for s in SIZES for p in MODES],
+    ids=lambda sp: f"{sp[0][0]}x{sp[0][1]}-{'pres' if sp[1] else 'normal'}",
+)
+def sized(request, window, qtbot):
+    (width, height), presentation = request.param
+    window.presentationAction.setChecked(presentation)
+    window.resize(width, height)
+    settle(qtbot)
+    # No tab's minimum size may push the window past the projector.
+    assert (window.width(), window.height()) == (width, height)
+    window.setProperty("sizedTo", (width, height))
+    return window
+
+
+def sized_size(w) -> tuple[int, int]:
+    return tuple(w.property("sizedTo"))
+
+
+def test_lesson_title_navigation_and_try_it_on_every_step(qtbot, sized) -> None:
+    w = sized
+    panel = w.lessonPanel
+    show_tab(w, panel)
+    assert scroll_areas_around(panel.lessonScroll.widget(), w.tabs.currentWidget()) == 1
+    for index, step in enumerate(STEPS):
+        panel.show_step(index)
+        settle(qtbot, 10)
+        names = ["lessonStepTitle", "lessonPrev", "lessonNext"] + (["lessonTryIt"] if step.try_its else [])
+        for name in names:
+            widget = panel.findChild(QWidget, name)
+            assert fully_visible(widget), (step.section, name, visible_rect(widget), widget.size())
+
+
+def test_kernel_tab_run_result_and_arrays_in_view(qtbot, sized) -> None:
+    w = sized
+    tab = w.kernelTab
+    show_tab(w, tab)
+    qtbot.waitUntil(tab.runButton.isEnabled, timeout=RUN_TIMEOUT_MS)
+    assert tab.run()  # the template's vector add: three maps and ~18 lines of findings
+    qtbot.waitUntil(lambda: tab.summary() is not None, timeout=RUN_TIMEOUT_MS)
+    assert (w.width(), w.height()) == w.size().toTuple() == sized_size(w)
+    settle(qtbot)
+    result = tab.findChild(QWidget, "kernelResult")
+    assert len(tab.arrays.views) == 3
+    for widget in (tab.findChild(QWidget, "kernelRunButton"), result, tab.arrays, *tab.arrays.views):
+        assert fully_visible(widget), (widget.objectName() or type(widget).__name__, visible_rect(widget))
+    # Findings run to ~18 lines: at least 8 of them show without scrolling the box.
+    assert result.viewport().height() >= 8 * result.fontMetrics().lineSpacing()
+    assert QWidget.size(tab.arrays).height() >= 150  # a map, not a strip
+    assert scroll_areas_around(result, w.tabs.currentWidget()) == 0
+
+
+def test_vecadd_verdict_in_view_after_a_run(qtbot, sized) -> None:
+    w = sized
+    panel = w.vecaddPanel
+    show_tab(w, panel)
+    qtbot.waitUntil(panel.vecaddRunButton.isEnabled, timeout=RUN_TIMEOUT_MS)
+    assert fully_visible(panel.vecaddRunButton)
+    panel.run()
+    result = panel.findChild(QLabel, "vecaddResult")
+    qtbot.waitUntil(lambda: "Test succeeded" in result.text() and not w.busy, timeout=RUN_TIMEOUT_MS)
+    settle(qtbot)
+    # "Test succeeded" is the first line, and that line is on screen.
+    assert result.text().splitlines()[0] == "Test succeeded"
+    line = QRect(result.mapToGlobal(QPoint(0, 0)), result.size())
+    line.setHeight(result.fontMetrics().lineSpacing() + result.contentsMargins().top())
+    assert visible_rect(result).contains(line), (visible_rect(result), line)
+    assert fully_visible(panel.vecaddRunButton)
+
+
+def test_page_down_in_the_kernel_editor_stays_in_the_editor(qtbot, window) -> None:
+    panel = window.lessonPanel
+    show_tab(window, panel)
+    panel.show_step(10)  # B1: "Open Your kernel" opens the kernel tab for the lesson
+    panel.try_it(0)
+    settle(qtbot)
+    assert window.tabs.currentWidget() is window.kernelTab
+    editor = window.kernelTab.editor
+    editor.setFocus()
+    settle(qtbot)
+    qtbot.keyClick(editor, Qt.Key.Key_PageDown)
+    assert panel.current_step() == 10
+    assert window.tabs.currentWidget() is window.kernelTab
+
+
+def test_page_down_reveals_the_step_before_moving_on(qtbot, window) -> None:
+    window.presentationAction.setChecked(True)
+    window.resize(1280, 720)
+    panel = window.lessonPanel
+    show_tab(window, panel)
+    panel.show_step(6)  # 2.2.3.3: three errata cards, far taller than the screen
+    settle(qtbot)
+    bar = panel.lessonScroll.verticalScrollBar()
+    assert bar.maximum() > 0
+    pages = 0
+    while panel.current_step() == 6:
+        qtbot.keyClick(window, Qt.Key.Key_PageDown)
+        pages += 1
+        assert pages < 40
+    assert pages >= 2  # at least one page of the step revealed before the next step
+    assert bar.value() == 0  # the next step starts at its top
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    settle(qtbot)
+    assert panel.current_step() == 6 and bar.value() == bar.maximum()  # the mirror: its end
+    qtbot.keyClick(window, Qt.Key.Key_PageUp)
+    assert panel.current_step() == 6 and bar.value() < bar.maximum()

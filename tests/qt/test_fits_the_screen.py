@@ -164,3 +164,41 @@ def test_page_down_reveals_the_step_before_moving_on(qtbot, window) -> None:
     assert panel.current_step() == 6 and bar.value() == bar.maximum()  # the mirror: its end
     qtbot.keyClick(window, Qt.Key.Key_PageUp)
     assert panel.current_step() == 6 and bar.value() < bar.maximum()
+
+
+# --- keys (issue 21): Ctrl+R / F5 run the shown tab, Esc cancels a trace, F1 lists them -------------
+def test_ctrl_r_on_your_kernel_runs_traced_not_the_hidden_index_map(qtbot, window) -> None:
+    tab = window.kernelTab
+    show_tab(window, tab)
+    qtbot.waitUntil(tab.runButton.isEnabled, timeout=RUN_TIMEOUT_MS)
+    before = window.recording
+    qtbot.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert tab.runner.busy  # the trace started …
+    assert not window.busy and window.recording is before  # … and the index map did not run
+    qtbot.keyClick(window, Qt.Key.Key_Escape)  # Esc cancels the trace
+    qtbot.waitUntil(lambda: not tab.runner.busy, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: "ancel" in tab.result.toPlainText(), timeout=RUN_TIMEOUT_MS)
+    assert tab.summary() is None and tab.runButton.isEnabled()
+    qtbot.keyClick(window, Qt.Key.Key_F5)  # F5 is the same key
+    assert tab.runner.busy
+    tab.cancel()
+    qtbot.waitUntil(lambda: not tab.runner.busy, timeout=RUN_TIMEOUT_MS)
+
+
+def test_f5_on_the_vector_add_tab_runs_the_vector_add(qtbot, window) -> None:
+    panel = window.vecaddPanel
+    show_tab(window, panel)
+    qtbot.waitUntil(panel.vecaddRunButton.isEnabled, timeout=RUN_TIMEOUT_MS)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    result = panel.findChild(QLabel, "vecaddResult")
+    qtbot.waitUntil(lambda: "Test succeeded" in result.text() and not window.busy, timeout=RUN_TIMEOUT_MS)
+    assert window.recording is None  # the index map never ran
+
+
+def test_f1_lists_run_traced_cancel_and_the_page_keys() -> None:
+    from simtviz.qt.actions import shortcut_text
+
+    lines = shortcut_text().splitlines()
+    assert any(line.startswith("Ctrl+R / F5  ") and "Your kernel Run traced" in line for line in lines)
+    assert "Esc  Cancel the run or the trace" in lines
+    assert any(line.startswith("Page Down / Page Up  Lesson:") for line in lines)

@@ -173,6 +173,7 @@ class MainWindow(QMainWindow):
         self._launchScroll, self._mapSplitter, self._innerSplitter = scroll, splitter, inner
         self._narrow: bool | None = None
 
+        self._tab_specs: dict[int, object] = {}  # id(tab widget) → its TabSpec
         self.tabs = QTabWidget(objectName="mainTabs")
         self.tabs.addTab(splitter, "Index map")
         for tab in TABS:
@@ -182,6 +183,7 @@ class MainWindow(QMainWindow):
                 log.exception("the %s tab failed to start", tab.title)
                 continue
             setattr(self, tab.attribute, widget)
+            self._tab_specs[id(widget)] = tab
             if tab.scrolls:
                 self.tabs.addTab(widget, tab.title)
                 continue
@@ -215,8 +217,6 @@ class MainWindow(QMainWindow):
         self.inspector.goToRequested.connect(self.indexMap.pin)
         self.indexMap.planeChanged.connect(lambda _z: self.inspector.clear())
         self.indexMap.tiledCheck.toggled.connect(self.menuActions["tiledAction"].setChecked)
-        for signal in (s.busyChanged, s.backendReady, s.backendFailed):
-            signal.connect(lambda *_: self.menuActions["runAction"].setEnabled(s.can_run))
         s.backendReady.connect(self._on_backend_ready)
         s.backendFailed.connect(self._on_backend_failed)
         self._busy_messages: set[str] = set()
@@ -304,6 +304,30 @@ class MainWindow(QMainWindow):
     def cancel(self) -> None:
         if self.session.cancel():
             self._say_busy("Cancelling…")
+
+    def _shown_tab_method(self, which: str) -> Callable[[], object] | None:
+        """The shown tab's primary action (``run``) or its cancel, from the tab table."""
+        page = self.tabs.currentWidget()
+        widget = page.widget() if isinstance(page, QScrollArea) else page
+        spec = self._tab_specs.get(id(widget))
+        name = getattr(spec, which, "") if spec is not None else ""
+        return getattr(widget, name) if name else None
+
+    def run_shown_tab(self) -> None:
+        """Ctrl+R / F5: the shown tab's primary action (Your kernel: Run traced; Lesson: Try it);
+        on the index map, Run."""
+        run = self._shown_tab_method("run")
+        if run is None:
+            self.run()
+        else:
+            run()
+
+    def cancel_shown_tab(self) -> None:
+        """Esc: cancel what the shown tab runs (a trace) and the session's run, if any."""
+        cancel = self._shown_tab_method("cancel")
+        if cancel is not None:
+            cancel()
+        self.cancel()
 
     def open_record(self, path: str | Path | None = None) -> bool:
         """File → Open record: a saved .npz shown as when it was recorded; with ``path`` no

@@ -166,6 +166,7 @@ class KernelTab(QWidget):
         window_help.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         opts.addWidget(window_help, 2, 0, 1, 4)
         self.runButton = QPushButton("Run traced", objectName="kernelRunButton")
+        self.runButton.setToolTip("Run traced (Ctrl+R or F5 on this tab; Esc cancels)")
         self.cancelButton = QPushButton("Cancel", objectName="kernelCancelButton")
         self.cancelButton.setEnabled(False)
         self.progress = QProgressBar(objectName="kernelProgress")

@@ -202,3 +202,24 @@ def test_f1_lists_run_traced_cancel_and_the_page_keys() -> None:
     assert any(line.startswith("Ctrl+R / F5  ") and "Your kernel Run traced" in line for line in lines)
     assert "Esc  Cancel the run or the trace" in lines
     assert any(line.startswith("Page Down / Page Up  Lesson:") for line in lines)
+
+
+# --- Where blocks ran without a GPU -------------------------------------------------------------
+def test_where_blocks_ran_without_a_gpu_says_what_goes_there_and_opens_the_sample(qtbot, sized) -> None:
+    w = sized
+    view = w.scheduleTab.scheduleView
+    show_tab(w, view)
+    settle(qtbot)
+    # No empty axes over most of the tab: words and the sample instead.
+    assert not view.scheduleChart.isVisible()
+    assert fully_visible(view.findChild(QWidget, "scheduleEmptyText"))
+    sample = view.findChild(QWidget, "scheduleSampleButton")
+    assert fully_visible(sample)
+    # The occupancy device's name is on screen whole (it was cut at the column's edge).
+    device = w.scheduleTab.occupancyView.occupancyDevice
+    assert fully_visible(device)
+    assert device.width() >= device.fontMetrics().horizontalAdvance(device.currentText()) + 20
+    qtbot.mouseClick(sample, Qt.MouseButton.LeftButton)
+    settle(qtbot)
+    assert view.scheduleChart.isVisible() and view.bar_count() == 2464  # the H100 sample's blocks
+    assert "NVIDIA H100" in view.scheduleMessage.text()

@@ -29,9 +29,17 @@ from simtviz.core.estimates import format_duration
 TITLE = "Kernel launch failed"
 
 
+def _sized(box: QMessageBox, parent: QWidget | None) -> QMessageBox:
+    """The window's font size (presentation mode) on a dialog: the window keeps it per tab."""
+    rule = getattr(parent.window() if parent is not None else None, "font_rule", None)
+    if callable(rule):
+        box.setStyleSheet(rule())
+    return box
+
+
 def launch_error_dialog(parent: QWidget | None, error: LaunchRejected) -> QMessageBox:
     """A non-modal-to-the-app message box (``launchErrorDialog``); call ``open()`` to show it."""
-    box = QMessageBox(parent)
+    box = _sized(QMessageBox(parent), parent)
     box.setObjectName("launchErrorDialog")
     box.setIcon(QMessageBox.Icon.Critical)
     box.setWindowTitle(TITLE)
@@ -67,7 +75,7 @@ def _message(
     informative: str = "",
     details: str = "",
 ) -> QMessageBox:
-    box = QMessageBox(icon, title, text, parent=parent)
+    box = _sized(QMessageBox(icon, title, text, parent=parent), parent)
     if name:
         box.setObjectName(name)
     if informative:

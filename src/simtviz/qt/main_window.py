@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QRect, QSettings, QSize, Qt
+from PySide6.QtCore import QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -195,6 +195,9 @@ class MainWindow(QMainWindow):
             holder.setFrameShape(QScrollArea.Shape.NoFrame)
             self.tabs.addTab(holder, tab.title)
         self.setCentralWidget(self.tabs)
+        self._styled_theme = ""
+        self._pages_to_style: list[int] = []
+        self.tabs.currentChanged.connect(self._style_page)
 
     def _build_status_bar(self) -> None:
         # Only passing messages live here now, so they get the bar's whole width.
@@ -408,15 +411,44 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text)
 
     # --- view --------------------------------------------------------------------------------------
+    def font_rule(self) -> str:
+        """The style rule that sets this mode's font size (dialogs take it too)."""
+        return f"QWidget {{ font-size: {point_size(self.settings.presentation)}pt; }}"
+
     def _restyle(self) -> None:
-        # The font size goes into the style sheet: with a style sheet set, Qt no longer passes
-        # a parent's setFont() on to its children.
+        # The font size goes into style sheets: with a style sheet set, Qt no longer passes a
+        # parent's setFont() on to its children. A new sheet on the window re-polishes every
+        # widget of every tab (~300 ms, issue 21): the theme stays on the window and changes
+        # only with the theme; the font size goes on the bars and on the shown tab's page now,
+        # on each other page when it is shown (_style_page).
         size = point_size(self.settings.presentation)
-        self.setStyleSheet(stylesheet(self.settings.theme) + f"\nQWidget {{ font-size: {size}pt; }}\n")
+        if self._styled_theme != self.settings.theme:
+            self._styled_theme = self.settings.theme
+            self.setStyleSheet(stylesheet(self.settings.theme))
+        rule = self.font_rule()
+        for bar in (self.menuBar(), self.tabs.tabBar(), self.statusBar()):
+            if bar.styleSheet() != rule:
+                bar.setStyleSheet(rule)
+        self._style_page(self.tabs.currentIndex())
+        # The other pages while the user looks at this one, one per turn of the event loop,
+        # so that switching to them later costs no restyle.
+        self._pages_to_style = [i for i in range(self.tabs.count()) if i != self.tabs.currentIndex()]
+        QTimer.singleShot(30, self._style_next_page)
         self.inspector.set_point_size(size)
         self.indexMap.apply_style(PALETTES[self.settings.theme], self.settings.presentation)
         self._narrow = None
         self._arrange()
+
+    def _style_next_page(self) -> None:
+        if self._pages_to_style:
+            self._style_page(self._pages_to_style.pop(0))
+            QTimer.singleShot(30, self._style_next_page)
+
+    def _style_page(self, index: int) -> None:
+        page = self.tabs.widget(index)
+        rule = self.font_rule()
+        if page is not None and page.styleSheet() != rule:
+            page.setStyleSheet(rule)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QRect, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -44,7 +44,8 @@ from simtviz.qt.panels.window import RecordingWindowPanel
 from simtviz.qt.session import EXPORT, RECORD, RecordRequest, RunSession
 from simtviz.qt.settings import AppSettings, default_qsettings, load_settings, save_settings
 from simtviz.qt.tabs import TABS
-from simtviz.qt.theme import PALETTES, point_size, stylesheet
+from simtviz.qt.theme import point_size
+from simtviz.qt.window_style import StyledPages
 from simtviz.resources import ResourceNotFound, resource_path
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
     return QRect(x, y, width, height)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(StyledPages, QMainWindow):
     def __init__(
         self,
         backend: str = "sim",
@@ -195,9 +196,7 @@ class MainWindow(QMainWindow):
             holder.setFrameShape(QScrollArea.Shape.NoFrame)
             self.tabs.addTab(holder, tab.title)
         self.setCentralWidget(self.tabs)
-        self._styled_theme = ""
-        self._pages_to_style: list[int] = []
-        self.tabs.currentChanged.connect(self._style_page)
+        self._init_styles()
 
     def _build_status_bar(self) -> None:
         # Only passing messages live here now, so they get the bar's whole width.
@@ -411,45 +410,6 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text)
 
     # --- view --------------------------------------------------------------------------------------
-    def font_rule(self) -> str:
-        """The style rule that sets this mode's font size (dialogs take it too)."""
-        return f"QWidget {{ font-size: {point_size(self.settings.presentation)}pt; }}"
-
-    def _restyle(self) -> None:
-        # The font size goes into style sheets: with a style sheet set, Qt no longer passes a
-        # parent's setFont() on to its children. A new sheet on the window re-polishes every
-        # widget of every tab (~300 ms, issue 21): the theme stays on the window and changes
-        # only with the theme; the font size goes on the bars and on the shown tab's page now,
-        # on each other page when it is shown (_style_page).
-        size = point_size(self.settings.presentation)
-        if self._styled_theme != self.settings.theme:
-            self._styled_theme = self.settings.theme
-            self.setStyleSheet(stylesheet(self.settings.theme))
-        rule = self.font_rule()
-        for bar in (self.menuBar(), self.tabs.tabBar(), self.statusBar()):
-            if bar.styleSheet() != rule:
-                bar.setStyleSheet(rule)
-        self._style_page(self.tabs.currentIndex())
-        # The other pages while the user looks at this one, one per turn of the event loop,
-        # so that switching to them later costs no restyle.
-        self._pages_to_style = [i for i in range(self.tabs.count()) if i != self.tabs.currentIndex()]
-        QTimer.singleShot(30, self._style_next_page)
-        self.inspector.set_point_size(size)
-        self.indexMap.apply_style(PALETTES[self.settings.theme], self.settings.presentation)
-        self._narrow = None
-        self._arrange()
-
-    def _style_next_page(self) -> None:
-        if self._pages_to_style:
-            self._style_page(self._pages_to_style.pop(0))
-            QTimer.singleShot(30, self._style_next_page)
-
-    def _style_page(self, index: int) -> None:
-        page = self.tabs.widget(index)
-        rule = self.font_rule()
-        if page is not None and page.styleSheet() != rule:
-            page.setStyleSheet(rule)
-
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         # The frame (title bar, borders) is known once shown: keep all of it on the screen.

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -50,7 +50,7 @@ from simtviz.core.trace_report import findings
 from simtviz.core.trace_source import TraceUnsupported, find_kernels
 from simtviz.core.trace_templates import templates
 from simtviz.qt.panels.kernel_editor import CodeEditor
-from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner
+from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner, fit_findings
 from simtviz.qt.panels.kernel_views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
 
 if TYPE_CHECKING:
@@ -420,17 +420,15 @@ class KernelTab(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
-            QTimer.singleShot(0, self._fit_result)
+            QTimer.singleShot(0, lambda: fit_findings(self.result, self._results_side))
 
-    def _fit_result(self) -> None:
-        """At least 8 lines of findings in view at this font size; the maps get the rest."""
-        lines = 8 * self.result.fontMetrics().lineSpacing()
-        frame = 2 * self.result.frameWidth() + 2 * int(self.result.document().documentMargin()) + 2
-        self.result.setMinimumHeight(lines + frame)
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        fit_findings(self.result, self._results_side)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self._fit_result()
+        fit_findings(self.result, self._results_side)
         # The student is here to press Run: its process starts now, not when they press it.
         self.runner.prewarm(self._kind())
 

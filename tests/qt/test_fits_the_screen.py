@@ -223,3 +223,28 @@ def test_where_blocks_ran_without_a_gpu_says_what_goes_there_and_opens_the_sampl
     settle(qtbot)
     assert view.scheduleChart.isVisible() and view.bar_count() == 2464  # the H100 sample's blocks
     assert "NVIDIA H100" in view.scheduleMessage.text()
+
+
+# --- the launch-error dialog --------------------------------------------------------------------
+def test_block_0_from_the_vector_add_tab_is_headed_in_words(qtbot, window) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    panel = window.vecaddPanel
+    show_tab(window, panel)
+    qtbot.waitUntil(panel.vecaddRunButton.isEnabled, timeout=RUN_TIMEOUT_MS)
+    panel.vecaddBlock.setValue(0)
+    panel.run()
+    qtbot.waitUntil(
+        lambda: panel.findChild(QMessageBox, "launchErrorDialog") is not None, timeout=RUN_TIMEOUT_MS
+    )
+    box = panel.findChild(QMessageBox, "launchErrorDialog")
+    # The heading says what is wrong in words, not numba's internal "LaunchConfig.block …" …
+    assert "LaunchConfig" not in box.text()
+    assert box.text().startswith(
+        "This launch cannot run: blockDim.x is 0; every dimension must be at least 1"
+    )
+    # … which still follows in the body, word for word.
+    assert "<code>LaunchConfig.grid values must be &gt;= 1 (got" in box.informativeText()
+    # The vector add has no map to keep on screen.
+    assert "map" not in box.informativeText() and "Nothing ran." in box.informativeText()
+    box.done(QMessageBox.StandardButton.Close)

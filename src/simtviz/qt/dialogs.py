@@ -8,7 +8,6 @@ are never read back out of an exception's text.
 from __future__ import annotations
 
 import html
-
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QWidget
 from qt_helpers import RUN_TIMEOUT_MS
 
@@ -107,6 +108,13 @@ def test_kernel_tab_run_result_and_arrays_in_view(qtbot, sized) -> None:
     # Findings run to ~18 lines: at least 8 of them show without scrolling the box.
     assert result.viewport().height() >= 8 * result.fontMetrics().lineSpacing()
     assert QWidget.size(tab.arrays).height() >= 150  # a map, not a strip
+    for view in tab.arrays.views:
+        # Not pyqtgraph's black in the light theme: the window's own background.
+        assert view.view.backgroundBrush().color().lightness() > 200
+        # A colour scale per map: the template's 4 × 256 threads add 1,000 elements, element i
+        # last touched by thread i (i < 1,000), so thread numbers 0 … 999 span the scale.
+        assert view.scale.levels() == (0.0, 999.0)
+        assert fully_visible(view) and view.scale.isVisible()
     assert scroll_areas_around(result, w.tabs.currentWidget()) == 0
 
 
@@ -248,3 +256,32 @@ def test_block_0_from_the_vector_add_tab_is_headed_in_words(qtbot, window) -> No
     # The vector add has no map to keep on screen.
     assert "map" not in box.informativeText() and "Nothing ran." in box.informativeText()
     box.done(QMessageBox.StandardButton.Close)
+
+
+def test_dark_theme_editor_is_readable(qtbot, window) -> None:
+    def luminance(c: QColor) -> float:  # WCAG relative luminance
+        def chan(v: float) -> float:
+            v /= 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * chan(c.red()) + 0.7152 * chan(c.green()) + 0.0722 * chan(c.blue())
+
+    def contrast(a: QColor, b: QColor) -> float:
+        hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+        return (hi + 0.05) / (lo + 0.05)
+
+    window.set_theme("dark")
+    show_tab(window, window.kernelTab)
+    settle(qtbot, 100)
+    editor = window.kernelTab.editor
+    base = editor.palette().base().color()
+    assert base.name() == "#2b2d31"  # the dark theme's editor background
+    # Every token colour reads at 4.5:1 or better (WCAG AA) on it; the light theme's keyword blue
+    # #0033b3 gave 1.6:1 here.
+    for pattern, fmt in editor.highlighter.rules:
+        assert contrast(fmt.foreground().color(), base) >= 4.5, pattern.pattern[:30]
+    window.set_theme("light")
+    settle(qtbot, 100)
+    base = editor.palette().base().color()
+    for pattern, fmt in editor.highlighter.rules:
+        assert contrast(fmt.foreground().color(), base) >= 4.5, pattern.pattern[:30]

@@ -204,7 +204,7 @@ def test_a_window_of_the_last_block_is_named_in_the_findings(qtbot, window) -> N
     assert "768 of 1,000 elements untouched by the window's threads" in text
     s = tab.summary()
     assert s["window"] == {"first_block": 3, "blocks": 1, "threads": 256, "accesses": 768}
-    assert "grey: untouched by the window's threads" in tab.arrays.views[2].plot.titleLabel.text
+    assert "grey: untouched by the window's threads" in tab.arrays.legend.text()
     tab.select_element(2, 5)  # C[5] was stored by thread 5, outside the window
     assert tab.detail.text() == "C[5]: no thread in the window, block 3 of 4 (256 threads), touched it."
     tab.findChild(QSpinBox, "kernelThread").setValue(5)

@@ -285,3 +285,19 @@ def test_dark_theme_editor_is_readable(qtbot, window) -> None:
     base = editor.palette().base().color()
     for pattern, fmt in editor.highlighter.rules:
         assert contrast(fmt.foreground().color(), base) >= 4.5, pattern.pattern[:30]
+
+
+# --- the index map's legend and axes --------------------------------------------------------------
+def test_warp_legend_lists_only_warps_that_exist_and_ticks_are_whole_rows(qtbot, window, run_launch) -> None:
+    run_launch((4, 3, 1), (8, 4, 1))  # 8 × 4 = 32 threads per block: one warp, warp 0, in each
+    window.indexMap.set_color_field("warp")
+    qtbot.waitUntil(lambda: window.indexMap.legend.isVisible(), timeout=RUN_TIMEOUT_MS)
+    legend = window.indexMap.legend.text
+    assert "██</span> 0" in legend
+    assert "██</span> 1" not in legend  # the levels 0 … 1 once listed a warp 1 no block has
+    # Zoomed in to three columns, the ticks still fall on whole columns and read as integers.
+    axis = window.indexMap.plot.getAxis("bottom")
+    for spacing, values in axis.tickValues(0.0, 3.0, 600.0):
+        assert spacing >= 1
+        assert all(float(v).is_integer() for v in values)
+    assert axis.tickStrings([0.0, 1.0, 2.0], 1.0, 1.0) == ["0", "1", "2"]

@@ -222,3 +222,15 @@ class PinRing(pg.ScatterPlotItem):
     def describe(self) -> tuple[float, float, bool]:
         """(size in screen pixels, pen width, visible)."""
         return (float(self.opts["size"]), float(self.opts["pen"].widthF()), self.isVisible())
+
+
+class IntegerAxis(pg.AxisItem):
+    """An axis over whole rows or columns: tick spacings of at least 1, labels without decimals."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
+        levels = super().tickSpacing(minVal, maxVal, size)
+        whole = [(max(1.0, round(spacing)), offset) for spacing, offset in levels if spacing >= 1]
+        return whole or [(1.0, 0.0)]
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        return [str(round(v * scale)) for v in values]

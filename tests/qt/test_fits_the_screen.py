@@ -301,3 +301,19 @@ def test_warp_legend_lists_only_warps_that_exist_and_ticks_are_whole_rows(qtbot,
         assert spacing >= 1
         assert all(float(v).is_integer() for v in values)
     assert axis.tickStrings([0.0, 1.0, 2.0], 1.0, 1.0) == ["0", "1", "2"]
+
+
+def test_a_16_by_16_block_map_is_readable_at_1280x720_in_presentation(qtbot, window, run_launch) -> None:
+    window.presentationAction.setChecked(True)
+    window.resize(1280, 720)
+    run_launch((1, 1, 1), (16, 16, 1))
+    settle(qtbot, 100)
+    window.fit_map()
+    settle(qtbot)
+    vb = window.indexMap.plot.vb
+    (_x0, _x1), (y0, y1) = vb.viewRange()
+    # 16 rows fill the view's height: with the inspector under the map the view was 167 px for
+    # 16.6 rows, 10 px a cell; beside it, ≥ 20 px a cell (numbers drawn half a cell high).
+    assert vb.size().height() / (y1 - y0) >= 20
+    assert window._innerSplitter.orientation() == Qt.Orientation.Horizontal
+    assert fully_visible(window.indexMap.view) and fully_visible(window.inspector)

@@ -346,6 +346,7 @@ class MainWindow(StyledPages, QMainWindow):
         return True
 
     def _on_recorded(self, recording: Recording) -> None:
+        self._arrange()  # the inspector beside a square map, under a wide one
         opened = self.session.opened_from
         if opened is not None:
             # The launch panel shows the recorded launch, so Run repeats it.
@@ -436,8 +437,11 @@ class MainWindow(StyledPages, QMainWindow):
         Wide: [launch | map | inspector]. Narrow (1280 px in presentation mode): the inspector
         goes under the map, so the map and the worked formulas both get the full width beside
         the launch panel. No panel sets a minimum width: the window always fits 1024 × 640.
+        A map about as tall as it is wide (16 × 16 blocks) keeps the inspector beside it even
+        then: under it, the map got a strip 170 px high with 10 px cells.
         """
-        narrow = self.is_narrow()
+        shape = self.recording.plane_shape()[-2:] if self.recording is not None else (0, 1)
+        narrow = self.is_narrow() and shape[0] < 0.6 * shape[1]
         if narrow == self._narrow:
             return
         self._narrow = narrow

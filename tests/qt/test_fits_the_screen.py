@@ -301,6 +301,13 @@ def test_warp_legend_lists_only_warps_that_exist_and_ticks_are_whole_rows(qtbot,
         assert spacing >= 1
         assert all(float(v).is_integer() for v in values)
     assert axis.tickStrings([0.0, 1.0, 2.0], 1.0, 1.0) == ["0", "1", "2"]
+    # A 32 × 12 map (4 × 8 columns, 3 × 4 rows) in a taller view: ticks only on rows 0 … 11 and
+    # columns 0 … 31, none on the empty band above and below (rows -10 or 21 do not exist).
+    left = window.indexMap.plot.getAxis("left")
+    ticks = [v for _spacing, values in left.tickValues(-10.0, 22.0, 480.0) for v in values]
+    assert ticks and min(ticks) >= 0 and max(ticks) <= 11
+    ticks = [v for _spacing, values in axis.tickValues(-5.0, 40.0, 480.0) for v in values]
+    assert ticks and min(ticks) >= 0 and max(ticks) <= 31
 
 
 def test_a_16_by_16_block_map_is_readable_at_1280x720_in_presentation(qtbot, window, run_launch) -> None:

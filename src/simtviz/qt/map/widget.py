@@ -338,6 +338,8 @@ class IndexMap(CellsMixin, QWidget):
         self._update_legend(categorical)
         self._set_axis_labels()
         self._set_tile_ticks(offsets if self.is_tiled() else None)
+        for name, lo, hi in (("bottom", bx, bx + cols - 1), ("left", by, by + rows - 1)):
+            self.plot.getAxis(name).set_bounds(lo, hi)  # no ticks on rows or columns not on the map
         self._highlight_tile()
         self._update_z_label()
 

@@ -115,6 +115,7 @@ def test_kernel_tab_run_result_and_arrays_in_view(qtbot, sized) -> None:
         # last touched by thread i (i < 1,000), so thread numbers 0 … 999 span the scale.
         assert view.scale.levels() == (0.0, 999.0)
         assert fully_visible(view) and view.scale.isVisible()
+        assert QWidget.size(view).height() >= 72  # a map (~80 px at 1280 × 720, 20 pt), not a strip
     assert scroll_areas_around(result, w.tabs.currentWidget()) == 0
 
 

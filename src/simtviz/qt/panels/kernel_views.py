@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -45,6 +46,7 @@ from simtviz.core.trace_analysis import (
     warp_of,
 )
 from simtviz.core.trace_model import TraceResult
+from simtviz.qt.map.items import IntegerAxis
 
 COLOR_MODES = ("thread (last to touch)", "warp (last to touch)", "block (last to touch)", "accesses")
 KIND_WORDS = ("load", "store", "atomic add")
@@ -167,7 +169,7 @@ class ArrayView(QWidget):
         self.aid = aid
         self.setObjectName(f"kernelArray{aid}")
         self.view = pg.GraphicsLayoutWidget()
-        self.plot = self.view.addPlot(row=0, col=0)
+        self.plot = self.view.addPlot(0, 0, axisItems={s: IntegerAxis(s) for s in ("left", "bottom")})
         # The colour scale: which number each colour stands for (grey and red are in the title).
         self.scale = pg.ColorBarItem(
             values=(0, 1), colorMap=pg.colormap.get("viridis"), interactive=False, width=14
@@ -246,7 +248,12 @@ class ArrayView(QWidget):
         self.scale.setLevels((float(lo), float(hi if hi > lo else lo + 1)))
         self.scale.getAxis("right").setLabel(mode.split(" (")[0])
         self._apply_colours()
-        self.plot.autoRange(padding=0.02)  # the array fills the plot: no half-empty axes
+        # Square cells, unless the array is a strip (1,000 elements in rows of 256: 4 × 256)
+        # that square cells would draw as a hairline across an empty plot: then it fills the plot.
+        self.plot.setAspectLocked(self.rows * 8 >= self.cols)
+        self.plot.getAxis("bottom").set_bounds(0, self.cols - 1)
+        self.plot.getAxis("left").set_bounds(0, self.rows - 1)
+        self.plot.autoRange(padding=0.02)
         # A short title: a long one set the plot's minimum width past the widget's and cut the
         # map and its colour scale off. What grey and red mean is said once, over the maps.
         self.plot.setTitle(f"{info.name} {info.dtype}{list(info.shape)}")
@@ -462,12 +469,15 @@ class ArraysPanel(QWidget):
         head.addWidget(self.color)
         head.addWidget(QLabel("1-D row width"))
         head.addWidget(self.width)
-        self.legend = QLabel(objectName="kernelArraysLegend", wordWrap=True)
-        head.addWidget(self.legend, 1)
+        head.addStretch(1)
+        # One line under the controls (cut at the edge rather than wrapped: the maps keep the height).
+        self.legend = QLabel(objectName="kernelArraysLegend")
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.grid = QHBoxLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(head)
+        layout.addWidget(self.legend)
         layout.addLayout(self.grid, 1)
         self.views: list[ArrayView] = []
         self.data: TraceData | None = None

@@ -325,3 +325,23 @@ def test_a_16_by_16_block_map_is_readable_at_1280x720_in_presentation(qtbot, win
     assert vb.size().height() / (y1 - y0) >= 20
     assert window._innerSplitter.orientation() == Qt.Orientation.Horizontal
     assert fully_visible(window.indexMap.view) and fully_visible(window.inspector)
+
+
+def test_a_try_it_result_comes_into_view_at_1280x720_presentation(qtbot, window) -> None:
+    from PySide6.QtWidgets import QGroupBox
+
+    window.presentationAction.setChecked(True)
+    window.resize(1280, 720)
+    panel = window.lessonPanel
+    show_tab(window, panel)
+    panel.show_step(0)  # 2.2.2.1: the JIT probe, its chart under the step's text
+    qtbot.waitUntil(panel.lessonTryIt.isEnabled, timeout=RUN_TIMEOUT_MS)
+    panel.try_it(0)
+    qtbot.waitUntil(lambda: "jit_timing" in panel.results and not window.busy, timeout=RUN_TIMEOUT_MS)
+    settle(qtbot, 200)
+    box = panel.findChild(QGroupBox, "lessonResult_jit_timing")
+    viewport = panel.lessonScroll.viewport()
+    top = box.mapTo(viewport, QPoint(0, 0)).y()
+    # Its top is on screen (it sat below the fold, under the step's text and code).
+    assert 0 <= top < viewport.height() // 2
+    assert fully_visible(panel.lessonTryIt) and fully_visible(panel.lessonNext)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -300,6 +300,15 @@ class LessonPanel(LessonDemos, QWidget):
         if not self.reveal(-1) and self._index > 0:
             self.show_step(self._index - 1, at_end=True)
 
+    def _scroll_to(self, name: str) -> None:
+        widget = self.lessonScroll.widget().findChild(QGroupBox, name)
+        if widget is None or widget.parentWidget() is None:
+            return
+        bar, body = self.lessonScroll.verticalScrollBar(), self.lessonScroll.widget()
+        body.layout().activate()  # the result's box was just added: place it first
+        QApplication.sendPostedEvents(self.lessonScroll, 0)
+        bar.setValue(min(bar.maximum(), widget.mapTo(body, QPoint(0, 0)).y()))
+
     def reveal(self, direction: int) -> bool:
         """Scroll the step's text one page down (``1``) or up (``-1``); False at its end."""
         bar = self.lessonScroll.verticalScrollBar()
@@ -484,9 +493,9 @@ class LessonPanel(LessonDemos, QWidget):
             if card.erratum.probe == probe:
                 card.show_result(result)
         self._show_results()
-        box = self.findChild(QGroupBox, f"lessonResult_{probe}")
-        if box is not None:  # the result just arrived: bring it into view
-            QTimer.singleShot(0, lambda: self.lessonScroll.ensureWidgetVisible(box, 0, 0))
+        # The result just arrived: its top at the top of the view (looked up when the timer
+        # fires: the boxes may be rebuilt before then).
+        QTimer.singleShot(50, lambda: self._scroll_to(f"lessonResult_{probe}"))
         if result.get("error"):
             self._status(f"{probe} failed on {self._where()}: {result['error']}")
         else:

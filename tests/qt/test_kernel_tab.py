@@ -133,11 +133,11 @@ def test_editor_text_survives_recreating_the_window(qtbot, tmp_path) -> None:
 
 
 def test_showing_the_tab_starts_the_next_runs_process_and_closing_ends_it(qtbot, window) -> None:
-    from PySide6.QtWidgets import QScrollArea, QTabWidget
+    from PySide6.QtWidgets import QTabWidget
 
     tab = tab_of(window)
     tabs = window.findChild(QTabWidget, "mainTabs")
-    tabs.setCurrentWidget(window.findChild(QScrollArea, "kernelTabScroll"))  # Run comes next
+    tabs.setCurrentWidget(window.kernelTab)  # Run comes next
     qtbot.waitUntil(lambda: tab.runner.warm._child is not None, timeout=5_000)
     ahead = tab.runner.warm._child
     assert ahead.kind == "sim" and ahead.alive()
@@ -209,7 +209,7 @@ def test_a_window_of_the_last_block_is_named_in_the_findings(qtbot, window) -> N
     assert "768 of 1,000 elements untouched by the window's threads" in text
     s = tab.summary()
     assert s["window"] == {"first_block": 3, "blocks": 1, "threads": 256, "accesses": 768}
-    assert "grey: untouched by the window's threads" in tab.arrays.views[2].plot.titleLabel.text
+    assert "grey: untouched by the window's threads" in tab.arrays.legend.text()
     tab.select_element(2, 5)  # C[5] was stored by thread 5, outside the window
     assert tab.detail.text() == "C[5]: no thread in the window, block 3 of 4 (256 threads), touched it."
     tab.findChild(QSpinBox, "kernelThread").setValue(5)

@@ -155,7 +155,12 @@ def test_every_step_on_the_simulator(qtbot, window) -> None:
         check_step(qtbot, window, panel, step.section)
         if given is not None:
             check_feedback(panel, step, given)
-        qtbot.keyClick(window, Qt.Key.Key_PageDown)  # from any tab a Try-it opened, too
+        # Page Down reveals the rest of a long step first, then moves on (from any tab a
+        # Try-it opened, too).
+        for _ in range(30):
+            qtbot.keyClick(window, Qt.Key.Key_PageDown)
+            if panel.current_step() != index or index == len(STEPS) - 1:
+                break
         assert shown_tab_holds(window, panel)
     assert asked >= 12
     assert panel.current_step() == 23  # the last step stays put
@@ -232,7 +237,7 @@ def check_step(qtbot, window, panel: LessonPanel, section: str) -> None:
         assert "float64" in panel.card("uniform-float32").evidence.text()
     elif section == "2.2.6":
         box = window.findChild(QMessageBox, "launchErrorDialog")
-        assert box is not None and box.text() == DRIVER_INVALID_VALUE
+        assert box is not None and DRIVER_INVALID_VALUE in box.informativeText()
         assert error_dialogs(window) == ["launchErrorDialog"]
         box.close()
         qtbot.waitUntil(lambda: error_dialogs(window) == [], timeout=TIMEOUT_MS)

@@ -14,8 +14,8 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTabWidget,
@@ -50,7 +52,7 @@ from simtviz.core.trace_templates import templates
 from simtviz.core.trace_words import element_words, look_at
 from simtviz.qt.panels import kernel_files
 from simtviz.qt.panels.kernel_editor import CodeEditor
-from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner
+from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner, fit_findings
 from simtviz.qt.panels.kernel_views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
 
 if TYPE_CHECKING:
@@ -104,21 +106,19 @@ class KernelTab(QWidget):
         self.saveButton = QPushButton("Save…", objectName="kernelSaveButton")
         self.editor = CodeEditor()
         self.editor.setObjectName("kernelEditor")
-        top = QHBoxLayout()
-        top.addWidget(self.template, 1)
-        top.addWidget(self.openButton)
-        top.addWidget(self.saveButton)
+        # Template, files and Run on one row over everything: the primary action never scrolls.
+        self.template.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.template.setMinimumContentsLength(8)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        lv.addLayout(top)
         lv.addWidget(self.editor, 1)
         note = QLabel(
             "Your own code, run on your machine: opening a file never runs it; only Run does, "
             "in a separate process that is stopped at the time limit."
         )
         note.setWordWrap(True)
-        lv.addWidget(note)
+        note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         launch = QGroupBox("Launch")
         grid = QGridLayout(launch)
@@ -165,17 +165,15 @@ class KernelTab(QWidget):
         opts.addWidget(self.windowBlocks, 1, 3)
         window_help = QLabel(WINDOW_HELP, objectName="kernelWindowHelp")
         window_help.setWordWrap(True)
+        window_help.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         opts.addWidget(window_help, 2, 0, 1, 4)
         self.runButton = QPushButton("Run traced", objectName="kernelRunButton")
+        self.runButton.setToolTip("Run traced (Ctrl+R or F5 on this tab; Esc cancels)")
         self.cancelButton = QPushButton("Cancel", objectName="kernelCancelButton")
         self.cancelButton.setEnabled(False)
         self.progress = QProgressBar(objectName="kernelProgress")
         self.progress.setRange(0, 1000)
         self.progress.setVisible(False)
-        runs = QHBoxLayout()
-        runs.addWidget(self.runButton)
-        runs.addWidget(self.cancelButton)
-        runs.addWidget(self.progress, 1)
 
         self.result = QTextEdit(objectName="kernelResult")
         self.result.setReadOnly(True)
@@ -189,17 +187,26 @@ class KernelTab(QWidget):
         self.threadSpin.setSpecialValueText("none")
         self.threadSpin.setToolTip("a global thread id: its accesses are outlined in the arrays")
 
-        right = QWidget()
-        rv = QVBoxLayout(right)
-        rv.setContentsMargins(0, 0, 0, 0)
-        rv.addWidget(launch)
-        rv.addWidget(QLabel("Parameters"))
-        rv.addWidget(self.args, 1)
-        rv.addWidget(self.refreshButton)
-        rv.addWidget(self.check)
-        rv.addLayout(opts)
-        rv.addLayout(runs)
-        rv.addWidget(self.result, 2)
+        # The settings scroll in their own box under the editor (the tab's one scroll area).
+        settings = QWidget(objectName="kernelSettings")
+        sv = QVBoxLayout(settings)
+        sv.setContentsMargins(0, 0, 4, 0)
+        sv.addWidget(launch)
+        sv.addWidget(QLabel("Parameters"))
+        sv.addWidget(self.args, 1)
+        sv.addWidget(self.refreshButton)
+        sv.addWidget(self.check)
+        sv.addLayout(opts)
+        sv.addWidget(note)
+        settings_scroll = QScrollArea(objectName="kernelSettingsScroll")
+        settings_scroll.setWidget(settings)
+        settings_scroll.setWidgetResizable(True)
+        settings_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        settings_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.args.setMinimumHeight(120)  # the header and a few parameters, not 1.5 rows
+        launch.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        for spin in self.spins.values():
+            spin.setMinimumWidth(40)
 
         self.arrays = ArraysPanel()
         self.lines = LinesTable()
@@ -222,16 +229,34 @@ class KernelTab(QWidget):
         views.addTab(arrays_box, "Arrays")
         views.addTab(lines_box, "Per line")
 
-        upper = QSplitter(Qt.Orientation.Horizontal)
-        upper.addWidget(left)
-        upper.addWidget(right)
-        upper.setSizes([700, 500])
-        outer = QSplitter(Qt.Orientation.Vertical)
-        outer.addWidget(upper)
-        outer.addWidget(views)
-        outer.setSizes([520, 420])
+        # [editor ; settings] | [findings ; maps]: the findings and the maps are always in view,
+        # beside the code that made them (issue 21: 1280 × 720 in presentation mode).
+        code_side = QSplitter(Qt.Orientation.Vertical, objectName="kernelCodeSplitter")
+        code_side.addWidget(left)
+        code_side.addWidget(settings_scroll)
+        code_side.setSizes([500, 400])
+        self._results_side = QSplitter(Qt.Orientation.Vertical, objectName="kernelResultSplitter")
+        self._results_side.addWidget(self.result)
+        self._results_side.addWidget(views)
+        self._results_side.setCollapsible(0, False)
+        self._results_side.setCollapsible(1, False)
+        body = QSplitter(Qt.Orientation.Horizontal, objectName="kernelSplitter")
+        body.addWidget(code_side)
+        body.addWidget(self._results_side)
+        body.setSizes([500, 600])
+        self.result.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        top = QHBoxLayout()
+        top.addWidget(self.template, 1)
+        top.addWidget(self.openButton)
+        top.addWidget(self.saveButton)
+        top.addSpacing(12)
+        top.addWidget(self.runButton)
+        top.addWidget(self.cancelButton)
+        top.addWidget(self.progress, 1)
         layout = QVBoxLayout(self)
-        layout.addWidget(outer)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(body, 1)
 
         self.template.activated.connect(self._on_template)
         self.openButton.clicked.connect(lambda: self.open_file())
@@ -366,8 +391,18 @@ class KernelTab(QWidget):
         self._status(text)
 
     # --- running -------------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            QTimer.singleShot(0, lambda: fit_findings(self.result, self._results_side))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        fit_findings(self.result, self._results_side)
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        fit_findings(self.result, self._results_side)
         # The student is here to press Run: its process starts now, not when they press it.
         self.runner.prewarm(self._kind())
 

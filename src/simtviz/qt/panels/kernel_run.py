@@ -11,8 +11,10 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHeaderView,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTextEdit,
     QWidget,
 )
 
@@ -150,3 +152,15 @@ class ArgsTable(QTableWidget):
             else:
                 out[name] = f"{dtype}:{value}"
         return out
+
+
+def fit_findings(result: QTextEdit, splitter: QSplitter) -> None:
+    """Give the findings box 8 lines at its font size where the window has room (not a minimum:
+    the window must still fit 1024 × 640); the maps under it get the rest."""
+    lines = 8 * result.fontMetrics().lineSpacing()
+    frame = 2 * result.frameWidth() + 2 * int(result.document().documentMargin()) + 2
+    total = sum(splitter.sizes())
+    if total > 0:
+        below = splitter.widget(1).minimumSizeHint().height()
+        top = max(min(lines + frame, total - below), total // 3)
+        splitter.setSizes([top, total - top])

@@ -19,16 +19,21 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QTabWidget,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -52,6 +57,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LESSON = "lesson"
+
+
+def _takes_page_keys(widget: QWidget | None) -> bool:
+    """True for a widget where the user types (an editor, a text field, a spin box): Page Down
+    there belongs to it."""
+    if isinstance(widget, QPlainTextEdit | QTextEdit):
+        return not widget.isReadOnly()
+    return isinstance(widget, QLineEdit | QAbstractSpinBox)
 
 
 def _discard(widget: QWidget) -> None:
@@ -164,8 +177,6 @@ class LessonPanel(LessonDemos, QWidget):
         layout.addWidget(self.lessonCodeNote)
         layout.addLayout(self._cards_box)
         layout.addWidget(self.lessonSimNote)
-        layout.addLayout(self._buttons_box)
-        layout.addWidget(self.lessonStatus)
         layout.addLayout(self._results_box)
         layout.addStretch(1)
         self.lessonScroll = QScrollArea(objectName="lessonScroll")
@@ -188,10 +199,16 @@ class LessonPanel(LessonDemos, QWidget):
         nav.addStretch(1)
         nav.addWidget(self.lessonExport)
 
+        # Only the step's text scrolls: its title, Try it, what it said and the navigation stay
+        # in view at 1280 × 720 in presentation mode, whatever the step's length.
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 4, 6, 4)
+        outer.setSpacing(4)
         outer.addLayout(top)
         outer.addWidget(self.lessonStepTitle)
         outer.addWidget(self.lessonScroll, stretch=1)
+        outer.addLayout(self._buttons_box)
+        outer.addWidget(self.lessonStatus)
         outer.addLayout(nav)
         self._restyle()
 
@@ -220,6 +237,9 @@ class LessonPanel(LessonDemos, QWidget):
         tabs = self._tabs()
         if tabs is not None:
             tabs.currentChanged.connect(lambda _i: self._on_tab_changed())
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                app.focusChanged.connect(self._on_focus_changed)
             self._on_tab_changed()
         self._restyle()
 
@@ -251,8 +271,14 @@ class LessonPanel(LessonDemos, QWidget):
         if current is not self._driven_page and current is not self._page_of(self):
             self._driven_page = None  # the user went elsewhere: leave their keys alone
         active = current is self._page_of(self) or (current is not None and current is self._driven_page)
+        # Page Down / Up typed in an editor page through the editor, never through the lesson.
+        active = active and not _takes_page_keys(QApplication.focusWidget())
         for shortcut in self._keys:
             shortcut.setEnabled(active)
+
+    def _on_focus_changed(self, _old: QWidget | None, _new: QWidget | None) -> None:
+        if self._tabs() is not None:
+            self._on_tab_changed()
 
     def _open_page_of(self, widget: QWidget) -> bool:
         tabs, page = self._tabs(), self._page_of(widget)
@@ -272,12 +298,35 @@ class LessonPanel(LessonDemos, QWidget):
         return True
 
     def _key_next(self) -> None:
-        self._back_to_lesson()
-        self.next()
+        """Page Down: first what is below on this step, a page at a time, then the next step."""
+        if self._back_to_lesson() or not self.reveal(1):
+            self.next()
 
     def _key_previous(self) -> None:
-        if not self._back_to_lesson():  # from a demonstration, Page Up returns to its step
-            self.previous()
+        """Page Up: the mirror of Page Down; the previous step opens at its end."""
+        if self._back_to_lesson():  # from a demonstration, Page Up returns to its step
+            return
+        if not self.reveal(-1) and self._index > 0:
+            self.show_step(self._index - 1, at_end=True)
+
+    def _scroll_to(self, name: str) -> None:
+        widget = self.lessonScroll.widget().findChild(QGroupBox, name)
+        if widget is None or widget.parentWidget() is None:
+            return
+        bar, body = self.lessonScroll.verticalScrollBar(), self.lessonScroll.widget()
+        body.layout().activate()  # the result's box was just added: place it first
+        QApplication.sendPostedEvents(self.lessonScroll, 0)
+        bar.setValue(min(bar.maximum(), widget.mapTo(body, QPoint(0, 0)).y()))
+
+    def reveal(self, direction: int) -> bool:
+        """Scroll the step's text one page down (``1``) or up (``-1``); False at its end."""
+        bar = self.lessonScroll.verticalScrollBar()
+        if (direction > 0 and bar.value() >= bar.maximum()) or (direction < 0 and bar.value() <= 0):
+            return False
+        # A line of the last page stays in view, so the reader keeps their place.
+        step = max(1, bar.pageStep() - self.fontMetrics().lineSpacing())
+        bar.setValue(bar.value() + direction * step)
+        return True
 
     # --- navigation ----------------------------------------------------------------------------
     def next(self) -> None:
@@ -293,7 +342,7 @@ class LessonPanel(LessonDemos, QWidget):
         self._kind = kind
         self._show_sim_note()
 
-    def show_step(self, index: int) -> None:
+    def show_step(self, index: int, at_end: bool = False) -> None:
         self._index = max(0, min(int(index), len(STEPS) - 1))
         s = self.step()
         self.lessonStepTitle.setText(s.heading)
@@ -324,11 +373,14 @@ class LessonPanel(LessonDemos, QWidget):
             self._more_buttons.append(button)
         self._label_buttons()
         self._show_sim_note()
-        self.lessonStatus.setText("")
+        self._status("")
         self._show_results()
         self._update_buttons()
-        self.lessonScroll.verticalScrollBar().setValue(0)
         self._restyle()
+        bar = self.lessonScroll.verticalScrollBar()
+        bar.setValue(0)
+        if at_end:  # once the new text is laid out and the scroll range known
+            QTimer.singleShot(0, lambda: bar.setValue(bar.maximum()))
         self.stepChanged.emit(self._index)
 
     def _show_sim_note(self) -> None:
@@ -394,6 +446,7 @@ class LessonPanel(LessonDemos, QWidget):
 
     def _status(self, text: str) -> None:
         self.lessonStatus.setText(text)
+        self.lessonStatus.setVisible(bool(text))  # no empty line of the screen's height
 
     def _where(self) -> str:
         return {"gpu": "the GPU", "emu": "the CPU emulator"}.get(self._kind, "the CPU simulator")
@@ -456,6 +509,9 @@ class LessonPanel(LessonDemos, QWidget):
             if card.erratum.probe == probe:
                 card.show_result(result)
         self._show_results()
+        # The result just arrived: its top at the top of the view (looked up when the timer
+        # fires: the boxes may be rebuilt before then).
+        QTimer.singleShot(50, lambda: self._scroll_to(f"lessonResult_{probe}"))
         if result.get("error"):
             self._status(f"{probe} failed on {self._where()}: {result['error']}")
         else:

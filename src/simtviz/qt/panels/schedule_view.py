@@ -51,6 +51,8 @@ from simtviz.qt.panels.schedule_data import (
     PRESETS,
     SCHEDULE,
     ShownSchedule,
+    empty_chart,
+    sample_path,
     table_item,
 )
 
@@ -225,8 +227,11 @@ class ScheduleView(QWidget):
         left_scroll.setWidgetResizable(True)
         left_scroll.setMinimumWidth(300)
         self.scheduleChart.setMinimumWidth(400)
+        self.scheduleEmpty = empty_chart(self.open_sample)
+        self.scheduleChart.setVisible(False)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left_scroll)
+        splitter.addWidget(self.scheduleEmpty)
         splitter.addWidget(self.scheduleChart)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([470, 900])
@@ -346,6 +351,10 @@ class ScheduleView(QWidget):
         self.show_schedule(shown)
         return True
 
+    def open_sample(self) -> bool:  # the H100 schedule shipped in resources: no GPU needed
+        path = sample_path()
+        return path is not None and self.open_file(path)
+
     def save_file(self, path: str | Path | None = None) -> Path | None:
         """Save the GPU run shown (the ``simtviz schedule --out`` format)."""
         shown = self._shown
@@ -363,6 +372,8 @@ class ScheduleView(QWidget):
     # ----- showing -----
     def show_schedule(self, shown: ShownSchedule) -> None:
         self._shown = shown
+        self.scheduleEmpty.setVisible(False)
+        self.scheduleChart.setVisible(True)
         self._selected = None
         self._mark.setVisible(False)
         s = shown.summary
@@ -573,6 +584,9 @@ class ScheduleView(QWidget):
     def _apply_font_size(self) -> None:
         """pyqtgraph's axes do not follow Qt style sheets: give them the widget's font size."""
         size = max(self.font().pointSize(), 9)
+        if size == getattr(self, "_axis_point_size", None):
+            return  # a style change without a new size (a re-polish sends several): nothing to redo
+        self._axis_point_size = size
         font = QFont()
         font.setPointSize(size)
         for plot in (getattr(self, "gantt", None), getattr(self, "counts", None)):

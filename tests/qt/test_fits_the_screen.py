@@ -137,10 +137,21 @@ def test_vecadd_verdict_in_view_after_a_run(qtbot, sized) -> None:
     assert fully_visible(panel.vecaddRunButton)
 
 
+def step_with(**params: str) -> int:
+    """The index of the first lesson step with a Try it of these parameters (steps get added)."""
+    from simtviz.core.lesson import STEPS
+
+    for index, step in enumerate(STEPS):
+        if any(all(t.params.get(k) == v for k, v in params.items()) for t in step.try_its):
+            return index
+    raise LookupError(params)
+
+
 def test_page_down_in_the_kernel_editor_stays_in_the_editor(qtbot, window) -> None:
     panel = window.lessonPanel
     show_tab(window, panel)
-    panel.show_step(10)  # B1: "Open Your kernel" opens the kernel tab for the lesson
+    step = step_with(view="kernelTab")  # B1: "Open Your kernel" opens the kernel tab
+    panel.show_step(step)
     panel.try_it(0)
     settle(qtbot)
     assert window.tabs.currentWidget() is window.kernelTab
@@ -148,7 +159,7 @@ def test_page_down_in_the_kernel_editor_stays_in_the_editor(qtbot, window) -> No
     editor.setFocus()
     settle(qtbot)
     qtbot.keyClick(editor, Qt.Key.Key_PageDown)
-    assert panel.current_step() == 10
+    assert panel.current_step() == step
     assert window.tabs.currentWidget() is window.kernelTab
 
 
@@ -334,7 +345,7 @@ def test_a_try_it_result_comes_into_view_at_1280x720_presentation(qtbot, window)
     window.resize(1280, 720)
     panel = window.lessonPanel
     show_tab(window, panel)
-    panel.show_step(0)  # 2.2.2.1: the JIT probe, its chart under the step's text
+    panel.show_step(step_with(probe="jit_timing"))  # 2.2.2.1: its chart under the step's text
     qtbot.waitUntil(panel.lessonTryIt.isEnabled, timeout=RUN_TIMEOUT_MS)
     panel.try_it(0)
     qtbot.waitUntil(lambda: "jit_timing" in panel.results and not window.busy, timeout=RUN_TIMEOUT_MS)

@@ -4,6 +4,7 @@ the window never waits on it (issue 24, item 1)."""
 
 from __future__ import annotations
 
+import ast
 import os
 import time
 
@@ -54,9 +55,7 @@ def test_open_of_a_fifo_is_refused_at_once(tab, tmp_path) -> None:
     fifo = tmp_path / "k.py"
     os.mkfifo(fifo)
     before = tab.findChild(QPlainTextEdit, "kernelEditor").toPlainText()
-    started = time.monotonic()
-    tab.open_file(fifo)  # would block for good on read()
-    assert time.monotonic() - started < 1.0
+    tab.open_file(fifo)  # a read() would block for good (the suite's faulthandler then says where)
     assert "is a pipe" in shown(tab)
     assert tab.findChild(QPlainTextEdit, "kernelEditor").toPlainText() == before
 
@@ -94,7 +93,7 @@ def test_open_reads_a_good_file(tab, tmp_path) -> None:
     assert tab.findChild(QPlainTextEdit, "kernelEditor").toPlainText() == "# mine\n"
 
 
-def test_open_of_a_large_file_reads_its_kernels_quickly(tab, tmp_path) -> None:
+def test_open_of_a_large_file_reads_its_kernels_quickly(tab, tmp_path, monkeypatch) -> None:
     from simtviz.core.trace_templates import template
 
     big = tmp_path / "big.py"
@@ -103,6 +102,16 @@ def test_open_of_a_large_file_reads_its_kernels_quickly(tab, tmp_path) -> None:
     assert 900_000 < big.stat().st_size < 1_000_000
     assert tab.open_file(big)
     assert [tab.args.item(r, 0).text() for r in range(tab.args.rowCount())] == ["A", "B", "C"]
-    started = time.monotonic()
+    parsed: list[int] = []
+    real_parse = ast.parse
+
+    def counting_parse(source, *args, **kwargs):
+        parsed.append(len(source))
+        return real_parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting_parse)
     tab.refresh_params()  # what Open… adds on the GUI thread beyond the editor's own drawing
-    assert time.monotonic() - started < 0.5  # a full parse took 3.2 s on the 2-core machine
+    # Never the whole file (a full parse took 3.2 s on the 2-core machine): headers and the
+    # kernel's own lines only. Counted, not timed, so a busy machine cannot fail it.
+    assert parsed and max(parsed) < 10_000
+    assert tab.args.specs()["A"].startswith("float32[")  # the types still read from the kernel

@@ -15,8 +15,9 @@ parameters from the code" fills the Your kernel tab's table with.
 from __future__ import annotations
 
 import ast
+import re
 
-from simtviz.core.trace_source import TraceUnsupported, choose_kernel, parse
+from simtviz.core.trace_source import HEADERS_ONLY_CHARS, TraceUnsupported, choose_kernel, find_kernels, parse
 
 SHAPES = {1: "1000", 2: "32,32", 3: "8,8,8"}
 DEFAULT_ARRAY = "float32[1000]:zeros"  # what the table shows for a parameter it knows nothing of
@@ -164,11 +165,35 @@ def _size_scalars(fn: ast.FunctionDef, scalars: set[str]) -> set[str]:
     return out
 
 
+def kernel_text(source: str, kernel: str | None = None) -> str:
+    """``source`` itself, or for a long file only the kernel's decorators and body: parsing a
+    whole 1 MB file takes seconds, and this runs on the GUI thread when a file is opened."""
+    if len(source) <= HEADERS_ONLY_CHARS:
+        return source
+    if kernel is None:
+        kernels = find_kernels(source)  # headers only, at this size
+        if len(kernels) != 1:
+            return ""
+        kernel = kernels[0].name
+    lines = source.splitlines()
+    start = next(
+        (i for i, line in enumerate(lines) if re.match(rf"def\s+{re.escape(kernel)}\s*\(", line)), None
+    )
+    if start is None:
+        return ""
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t#" or lines[end][0] == ")"):
+        end += 1  # the body: indented, blank or comment lines (and a signature's closing line)
+    while start > 0 and lines[start - 1].startswith("@"):
+        start -= 1
+    return "\n".join(lines[start:end])
+
+
 def infer_specs(source: str, kernel: str | None = None) -> dict[str, str]:
     """NAME → SPEC (the CLI's syntax) for every parameter of ``kernel`` (or the only one);
     {} when the text has no kernel to read."""
     try:
-        fn = choose_kernel(parse(source), kernel)
+        fn = choose_kernel(parse(kernel_text(source, kernel)), kernel)
     except TraceUnsupported:
         return {}
     params = tuple(a.arg for a in fn.args.posonlyargs + fn.args.args)

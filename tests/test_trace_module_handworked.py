@@ -1,0 +1,138 @@
+"""Reading the student's module (future imports, constants reassigned, shapes of size 0) and the
+block/thread coordinates the trace shows, on non-square shapes where x and y can be swapped."""
+
+from __future__ import annotations
+
+import ast
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from simtviz.core.trace_model import BlockWindow, block_index, window_words
+from simtviz.core.trace_rewrite import rewrite_kernel
+from simtviz.core.trace_source import TraceUnsupported
+
+FUTURE = '''"""A student's kernel file with a docstring and a future import."""
+from __future__ import annotations
+
+from numba import cuda
+
+
+@cuda.jit
+def k(A):
+    A[cuda.threadIdx.x] = 1
+'''
+
+
+def test_a_future_import_stays_first_in_the_traced_and_the_plain_module() -> None:
+    rw = rewrite_kernel(FUTURE)
+    for tree in (rw.tree, rw.plain_tree):
+        compile(tree, "kernel.py", "exec")  # a future import after any other import: SyntaxError
+        assert isinstance(tree.body[0], ast.Expr)  # the docstring
+        first = tree.body[1]
+        assert isinstance(first, ast.ImportFrom) and first.module == "__future__"
+        assert isinstance(tree.body[2], ast.ImportFrom) and tree.body[2].module == "numba"  # the tracer's
+
+
+def test_without_a_docstring_the_future_import_is_still_first() -> None:
+    rw = rewrite_kernel(FUTURE.split("\n", 1)[1])
+    compile(rw.tree, "kernel.py", "exec")
+    first = rw.tree.body[0]
+    assert isinstance(first, ast.ImportFrom) and first.module == "__future__"
+
+
+def shared_kernel(top: str, shape: str) -> str:
+    return (
+        "from numba import cuda, float32\n"
+        + top
+        + f"\n@cuda.jit\ndef k(A):\n    s = cuda.shared.array({shape}, float32)\n    A[0] = 1\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("top", "shape", "expected"),
+    [
+        ("TILE = 8\nTILE = 16\n", "TILE", (16,)),  # read at import: the last assignment wins
+        ("TILE = 8\nTILE: int = 24\n", "(TILE, 2)", (24, 2)),  # an annotated reassignment too
+        ("W = 3\nH = 5\nW = 7\n", "(H, W)", (5, 7)),  # a non-square shape, rows then columns
+    ],
+)
+def test_a_constant_assigned_twice_is_read_from_its_last_assignment(
+    top: str, shape: str, expected: tuple[int, ...]
+) -> None:
+    (s,) = rewrite_kernel(shared_kernel(top, shape)).shared
+    assert s.shape == expected
+
+
+@pytest.mark.parametrize(
+    ("shape", "words"),
+    [
+        ("(4, 0)", "shape (4, 0): every size must be at least 1"),
+        ("(0, 4)", "shape (0, 4): every size must be at least 1"),
+        ("(2, 3, 0)", "shape (2, 3, 0): every size must be at least 1"),
+        ("-1", "shape (-1,): every size must be at least 1"),
+        ("0", "size 0 (numba's dynamic shared memory)"),
+        ("(0,)", "size 0 (numba's dynamic shared memory)"),
+    ],
+)
+def test_a_shared_array_with_no_elements_is_refused_with_its_line(shape: str, words: str) -> None:
+    with pytest.raises(TraceUnsupported) as info:
+        rewrite_kernel(shared_kernel("", shape))
+    assert info.value.line == 5 and words in str(info.value)  # line 5: the cuda.shared.array line
+
+
+def test_a_shared_array_of_size_1_is_accepted() -> None:
+    (s,) = rewrite_kernel(shared_kernel("", "(1, 1)")).shared
+    assert s.shape == (1, 1)
+
+
+# --- coordinates on a non-square grid and block ------------------------------------------------
+
+GRID = (3, 5, 1)
+BLOCK = (48, 2, 1)  # 96 threads: 3 warps per block
+
+
+def test_the_blockidx_of_a_linear_block_on_a_3_by_5_grid() -> None:
+    # x fastest: linear 7 = 1 + 2·3 → (1, 2, 0); 14 = 2 + 4·3 → (2, 4, 0), the last block.
+    assert block_index(7, GRID) == (1, 2, 0)
+    assert block_index(14, GRID) == (2, 4, 0)
+    assert block_index(3, GRID) == (0, 1, 0)
+    # grid (3, 5, 2): 17 = 2 + 0·3 + 1·15 → (2, 0, 1)
+    assert block_index(17, (3, 5, 2)) == (2, 0, 1)
+
+
+def test_a_windows_words_name_both_ends_blockidx_on_a_non_square_grid() -> None:
+    # blocks 7..10 of 15, 4 × 96 = 384 threads; 10 = 1 + 3·3 → (1, 3, 0).
+    assert window_words(BlockWindow(7, 4), GRID, BLOCK) == (
+        "blocks 7–10 of 15 (384 threads), blockIdx (1, 2, 0) to (1, 3, 0)"
+    )
+
+
+def test_the_kernel_tabs_thread_words_on_block_48_by_2_grid_3_by_5() -> None:
+    from simtviz.qt.panels.kernel_views import TraceData
+
+    result = SimpleNamespace(
+        log=np.zeros((7, 0), dtype=np.int64), sites=(), arrays=(), block=BLOCK, grid=GRID
+    )
+    data = TraceData(result)  # type: ignore[arg-type]
+    # thread 722 = block 7 × 96 + inner 50. Block 7 → blockIdx (1, 2, 0). Inner 50 = 2 + 1·48 →
+    # threadIdx (2, 1, 0); warp 50 // 32 = 1, lane 50 % 32 = 18.
+    assert data.thread_words(722) == "thread 722 (blockIdx (1, 2, 0), threadIdx (2, 1, 0), warp 1, lane 18)"
+    # thread 1439 = block 14 × 96 + 95: blockIdx (2, 4, 0), threadIdx (47, 1, 0), warp 2, lane 31.
+    assert data.thread_words(1439) == (
+        "thread 1,439 (blockIdx (2, 4, 0), threadIdx (47, 1, 0), warp 2, lane 31)"
+    )
+
+
+def test_the_kernel_tabs_thread_words_in_3d() -> None:
+    from simtviz.qt.panels.kernel_views import TraceData
+
+    # block (5, 4, 3) = 60 threads, grid (2, 3, 4). Thread 60·23 + 59: block 23 = 1 + 2·2 + 3·6
+    # → (1, 2, 3); inner 59 = 4 + 3·5 + 2·20 → (4, 3, 2); warp 1, lane 27.
+    result = SimpleNamespace(
+        log=np.zeros((7, 0), dtype=np.int64), sites=(), arrays=(), block=(5, 4, 3), grid=(2, 3, 4)
+    )
+    assert TraceData(result).thread_words(60 * 23 + 59) == (  # type: ignore[arg-type]
+        "thread 1,439 (blockIdx (1, 2, 3), threadIdx (4, 3, 2), warp 1, lane 27)"
+    )

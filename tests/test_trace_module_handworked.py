@@ -136,3 +136,82 @@ def test_the_kernel_tabs_thread_words_in_3d() -> None:
     assert TraceData(result).thread_words(60 * 23 + 59) == (  # type: ignore[arg-type]
         "thread 1,439 (blockIdx (1, 2, 3), threadIdx (4, 3, 2), warp 1, lane 27)"
     )
+
+
+@pytest.mark.parametrize(
+    ("top", "shape", "expected"),
+    [
+        ("T = 2 ** 5\n", "T", (32,)),
+        ("T = 16\nPAD = T + 1\n", "(T, PAD)", (16, 17)),
+        ("T = 16\nH = T // 3 - 1\nM = T % 5\n", "(H, M)", (4, 1)),  # 16 // 3 − 1 = 4; 16 % 5 = 1
+        ("T = 3\nN = T * 4 << 1\n", "N", (24,)),  # 3 × 4 = 12, << 1 = 24
+        ("T = -(-7)\n", "T", (7,)),
+        ("T = +5\n", "(T, 2, 3)", (5, 2, 3)),
+        ("B = 0b1100 | 1\nC = B & 6 ^ 1\n", "(B, C)", (13, 5)),  # 13; 13 & 6 = 4, ^ 1 = 5
+    ],
+)
+def test_module_constants_are_computed_as_python_would(
+    top: str, shape: str, expected: tuple[int, ...]
+) -> None:
+    (s,) = rewrite_kernel(shared_kernel(top, shape)).shared
+    assert s.shape == expected
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        "T = 2 ** 65\n",  # a power past 64 is not computed
+        "T = 4 // 0\n",
+        "T = 1.5\n",
+        "T = True\n",
+        "T = U\nU = T\n",  # circular: given up after 20 steps
+        "T = len('abcd')\n",
+    ],
+)
+def test_shapes_that_cannot_be_known_are_refused(top: str) -> None:
+    with pytest.raises(TraceUnsupported, match="must be known before the kernel runs"):
+        rewrite_kernel(shared_kernel(top, "T"))
+
+
+@pytest.mark.parametrize(
+    ("head", "dtype", "expected"),
+    [
+        ("import numpy as np\n", "np.float64", "float64"),
+        ("from numba import int16 as short\n", "short", "int16"),
+        ("", "'f8'", "float64"),
+        ("", "float32", "float32"),
+        ("import numba\nT = numba.uint8\n", "T", "uint8"),
+        ("", "numba.types.boolean", "bool"),
+    ],
+)
+def test_the_element_type_by_any_of_its_spellings(head: str, dtype: str, expected: str) -> None:
+    src = (
+        "from numba import cuda, float32\n"
+        + head
+        + f"\n@cuda.jit\ndef k(A):\n    s = cuda.shared.array(4, {dtype})\n    A[0] = 1\n"
+    )
+    (s,) = rewrite_kernel(src).shared
+    assert s.dtype == expected
+
+
+def test_shared_arrays_come_in_source_order_with_their_lines() -> None:
+    src = (
+        "from numba import cuda, float32, int32\n\n@cuda.jit\ndef k(A):\n"
+        "    a = cuda.shared.array(shape=(2, 3), dtype=float32)\n"  # line 5
+        "    if A[0] > 0:\n"
+        "        b = cuda.shared.array(8, int32)\n"  # line 7
+        "    A[0] = 1\n"
+    )
+    got = [(s.name, s.shape, s.dtype, s.line) for s in rewrite_kernel(src).shared]
+    assert got == [("a", (2, 3), "float32", 5), ("b", (8,), "int32", 7)]
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["cuda.shared.array(4)", "cuda.shared.array(4, float32, 1)", "cuda.shared.array(4, dtype=float32, x=1)",
+     "cuda.shared.array(shape=4)", "cuda.shared.array(4, size=float32)"],
+)  # fmt: skip
+def test_a_shared_array_call_takes_a_shape_and_a_dtype(call: str) -> None:
+    src = f"from numba import cuda, float32\n\n@cuda.jit\ndef k(A):\n    s = {call}\n    A[0] = 1\n"
+    with pytest.raises(TraceUnsupported, match=r"line 5: cuda\.shared\.array for s takes \(shape, dtype\)"):
+        rewrite_kernel(src)

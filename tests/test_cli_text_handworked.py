@@ -3,6 +3,7 @@ the order of checks before a launch."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -157,3 +158,80 @@ def test_snapshot_refuses_an_unwritable_out_before_launching(
     code = run(["snapshot", "--grid", "2", "--block", "4", "--out", str(out)])
     assert code == 2 and launched == []
     assert "the folder" in capsys.readouterr().err and not out.parent.exists()
+
+
+# --- simtviz schedule's options and its run, with the GPU stood in for ---------------------------
+
+
+class FakeSchedule:
+    def summary(self) -> dict:
+        return SCHEDULE
+
+
+def fake_gpu(monkeypatch: pytest.MonkeyPatch, asked: list) -> None:
+    import simtviz.backends as backends
+    import simtviz.backends.schedule as schedule_backend
+    import simtviz.core.schedule as core_schedule
+
+    class Backend:
+        def run(self, name: str, request: object) -> FakeSchedule:
+            asked.append((name, request))
+            return FakeSchedule()
+
+    monkeypatch.setattr(schedule_backend, "check_can_measure", lambda kind: None)
+    monkeypatch.setattr(backends, "create_backend", lambda flag: Backend())
+    monkeypatch.setattr(core_schedule, "save_npz", lambda result, path: Path(path))
+
+
+def test_schedule_prints_its_table_or_one_json_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    asked: list = []
+    fake_gpu(monkeypatch, asked)
+    assert run(["schedule", "--grid", "3,5", "--block", "48,2"]) == 0
+    out = capsys.readouterr().out
+    assert columns(out)["resident blocks per SM"] == {"theory": "8", "driver": "7", "measured": "6"}
+    ((name, request),) = asked
+    # grid (3, 5, 1) and block (48, 2, 1) as given, x first; defaults: no work, no shared memory
+    assert name == "schedule" and (request.grid, request.block) == ((3, 5, 1), (48, 2, 1))
+    assert (request.work_us, request.smem, request.heavy) == (0.0, 0, False)
+    assert run(["schedule", "--grid", "2", "--block", "32", "--work-us", "0", "--heavy", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == SCHEDULE
+    assert asked[1][1].heavy is True and asked[1][1].work_us == 0.0
+    out_file = tmp_path / "s.npz"
+    assert run(["schedule", "--grid", "2", "--block", "32", "--work-us", "12.5", "--out", str(out_file)]) == 0
+    assert capsys.readouterr().out.startswith(f"saved {out_file}\n")
+    assert asked[2][1].work_us == 12.5
+    assert run(["schedule", "--grid", "2", "--block", "32", "--out", str(out_file), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == SCHEDULE  # --json: the JSON line alone
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--grid", "2", "--block", "32", "--work-us", "-0.5"], "-0.5 is negative"),
+        (["--grid", "2", "--block", "32", "--work-us", "nan"], "nan is negative"),
+        (["--grid", "2", "--block", "32", "--work-us", "lots"], "'lots' is not a number"),
+        (["--block", "32"], "--grid"),
+        (["--grid", "2"], "--block"),
+    ],
+)
+def test_schedule_refuses_bad_options_with_exit_2(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["schedule", *argv]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_occupancy_of_the_current_device_on_the_simulator_exits_5(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, backend_kind: str
+) -> None:
+    if backend_kind != "sim":
+        pytest.skip("simulator test")
+    import simtviz.backends.selection as selection
+
+    monkeypatch.setattr(selection, "gpu_probe", lambda: (True, ""))  # a GPU, but the simulator chosen
+    assert run(["occupancy", "--block", "256"]) == 5
+    assert "there is no GPU here (the CUDA simulator is in use)" in capsys.readouterr().err
+    assert run(["occupancy", "--device", "9.0"]) == 2  # --block is required
+    assert "--block" in capsys.readouterr().err

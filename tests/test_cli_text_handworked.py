@@ -235,3 +235,28 @@ def test_occupancy_of_the_current_device_on_the_simulator_exits_5(
     assert "there is no GPU here (the CUDA simulator is in use)" in capsys.readouterr().err
     assert run(["occupancy", "--device", "9.0"]) == 2  # --block is required
     assert "--block" in capsys.readouterr().err
+
+
+def test_schedule_refuses_an_unwritable_out_before_launching(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    asked: list = []
+    fake_gpu(monkeypatch, asked)
+    out = tmp_path / "no such folder" / "s.npz"
+    assert run(["schedule", "--grid", "2", "--block", "32", "--out", str(out)]) == 2
+    assert asked == [] and "the folder" in capsys.readouterr().err
+
+
+def test_trace_refuses_an_unwritable_out_before_running_the_kernel(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import simtviz.backends.trace.isolated as isolated
+
+    ran: list = []
+    monkeypatch.setattr(isolated, "run_isolated", lambda *a: ran.append(a))
+    kernel = tmp_path / "k.py"
+    kernel.write_text("from numba import cuda\n\n@cuda.jit\ndef k(A):\n    A[0] = 1\n")
+    out = tmp_path / "no such folder" / "t.npz"
+    argv = ["trace", str(kernel), "--grid", "1", "--block", "1", "--arg", "A=float32[4]", "--out", str(out)]
+    assert run(argv) == 2
+    assert ran == [] and "the folder" in capsys.readouterr().err

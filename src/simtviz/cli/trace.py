@@ -16,6 +16,7 @@ from pathlib import Path
 
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_OK, EXIT_USAGE
+from simtviz.core.files import check_writable
 from simtviz.core.trace_model import (
     DEFAULT_BUDGET,
     DEFAULT_TIME_LIMIT_S,
@@ -124,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
     # The GPU's limits are the driver's business (its own error is the lesson); this process
     # makes no CUDA context of its own, so a GPU is described without opening one.
     info = sim_info() if kind == "sim" else BackendInfo(BackendKind.GPU, "gpu", "GPU", DeviceLimits())
+    if args.out is not None:
+        check_writable(args.out)  # before the run, which may take minutes
     try:
         TRACE.check(request, info)
         result = run_isolated(kind, request)

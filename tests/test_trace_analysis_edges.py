@@ -155,3 +155,13 @@ def test_lex_order_with_a_column_far_from_zero() -> None:
     a = np.array([5, (1 << 23) - 1, 0, 7, 3], dtype=np.int64)
     b = np.array([3, 0, 2, 0, 3], dtype=np.int64) + (1 << 41)
     assert lex_order(np, a, b).tolist() == np.lexsort((a, b)).tolist() == [3, 1, 2, 4, 0]
+
+
+def test_oob_details_list_the_first_1000_attempts() -> None:
+    from simtviz.core.trace_analysis import oob_details
+
+    # 1,001 out-of-bounds loads of A (4 elements) at A[4 + t]: the details stop at 1,000
+    rows = [(t, 0, -LOAD - 1, 0, 4 * (4 + t), 4 + t) for t in range(1001)]
+    log = log_of(rows)
+    details = oob_details(log, [Site(0, 3, 4, "A", "load", 1)], [ArrayInfo("A", (4,), "float32")])
+    assert len(details) == 1000 and details[-1]["index"] == [1003] and details[0]["thread"] == 0

@@ -260,15 +260,3 @@ def test_trace_refuses_an_unwritable_out_before_running_the_kernel(
     argv = ["trace", str(kernel), "--grid", "1", "--block", "1", "--arg", "A=float32[4]", "--out", str(out)]
     assert run(argv) == 2
     assert ran == [] and "the folder" in capsys.readouterr().err
-
-
-def test_snapshot_saves_a_png_and_says_where(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "map.png"
-    assert run(["snapshot", "--grid", "2", "--block", "4", "--color", "warp", "--out", str(out)]) == 0
-    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    # grid 2 × block 4 = 8 threads, every one recorded and checked
-    assert capsys.readouterr().out.splitlines() == [
-        "record_threads[2, 4](...): recording all 8 threads",
-        "8 of 8 threads match",
-        f"saved {out}",
-    ]

@@ -150,10 +150,11 @@ def test_a_global_element_loaded_and_added_to_is_not_untouched() -> None:
 
 
 def test_lex_order_with_a_column_far_from_zero() -> None:
-    # The second column sits near 2^41 with a span of 4; packed with a first column spanning 2^23
-    # its key must be taken from its lowest value, or 2^41 × 2^23 overflows int64.
+    # The second column sits at 2^39 − 1 and above with a span of 4; packed with a first column
+    # spanning 2^23 its part of the key must be counted from its lowest value: counted from 0 (or
+    # shifted the wrong way) it is multiplied by 2^23 past int64, and the order breaks.
     a = np.array([5, (1 << 23) - 1, 0, 7, 3], dtype=np.int64)
-    b = np.array([3, 0, 2, 0, 3], dtype=np.int64) + (1 << 41)
+    b = np.array([3, 0, 2, 0, 3], dtype=np.int64) + ((1 << 39) - 1)
     assert lex_order(np, a, b).tolist() == np.lexsort((a, b)).tolist() == [3, 1, 2, 4, 0]
 
 
@@ -165,3 +166,12 @@ def test_oob_details_list_the_first_1000_attempts() -> None:
     log = log_of(rows)
     details = oob_details(log, [Site(0, 3, 4, "A", "load", 1)], [ArrayInfo("A", (4,), "float32")])
     assert len(details) == 1000 and details[-1]["index"] == [1003] and details[0]["thread"] == 0
+
+
+def test_a_shared_site_whose_only_access_was_out_of_bounds_makes_no_request() -> None:
+    rows = [(0, 0, -LOAD - 1, 0, 400, 100)]
+    sites = [Site(0, 5, 4, "s", "load", 1, "shared")]
+    a = analyse(log_of(rows), 1, sites, [ArrayInfo("s", (16,), "float32", "shared")], (32, 1, 1))
+    (row,) = a.shared_lines or []
+    assert (row["count"], row["requests"], row["wavefronts"], row["max_conflict_degree"]) == (1, 0, 0, 0)
+    assert a.site_counts[0]["requests"] == 0 and a.oob_total == 1

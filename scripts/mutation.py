@@ -142,7 +142,8 @@ TESTS: list[tuple[str, list[str]]] = [
     # issue 18: fast hand-worked files first (a run stops at the first failure)
     ("core/trace_analysis.py", ["tests/test_trace_analysis_handworked.py",
                                 "tests/test_trace_analysis_edges.py", "tests/test_cli_text_handworked.py",
-                                "tests/test_trace_banks.py", "tests/test_trace_lex_order.py"]),
+                                "tests/test_trace_report_handworked.py", "tests/test_trace_banks.py",
+                                "tests/test_trace_lex_order.py"]),
     ("core/trace_rewrite.py", ["tests/test_trace_module_handworked.py", "tests/test_trace_rewrite.py",
                                "tests/test_trace_analysis_handworked.py", "tests/test_trace_sim.py"]),
     ("core/trace_shared.py", ["tests/test_trace_module_handworked.py", "tests/test_trace_rewrite.py",

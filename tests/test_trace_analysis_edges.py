@@ -175,3 +175,29 @@ def test_a_shared_site_whose_only_access_was_out_of_bounds_makes_no_request() ->
     (row,) = a.shared_lines or []
     assert (row["count"], row["requests"], row["wavefronts"], row["max_conflict_degree"]) == (1, 0, 0, 0)
     assert a.site_counts[0]["requests"] == 0 and a.oob_total == 1
+
+
+def test_ratios_are_rounded_to_4_decimals() -> None:
+    # Block 96, one global site: warp 0 reads A[0..31] (bytes 0-127: 4 sectors); threads 32, 33
+    # read A[32], A[40] (bytes 128, 160: 2 sectors); threads 64, 65 read A[48], A[49] (bytes 192,
+    # 196: 1 sector). 3 requests, 7 sectors: 7 / 3 = 2.3333; bytes 128 + 8 + 8 = 144 of 7 × 32 =
+    # 224 fetched: 0.642857… → 0.6429.
+    rows = [(t, 0, LOAD, 0, 4 * t, t) for t in range(32)]
+    rows += [
+        (32, 0, LOAD, 0, 128, 32),
+        (33, 0, LOAD, 0, 160, 40),
+        (64, 0, LOAD, 0, 192, 48),
+        (65, 0, LOAD, 0, 196, 49),
+    ]
+    # One shared site: warp 0 s[lane] (1 wavefront), warp 1 s[0], s[32], s[64], s[96] (4), warp 2
+    # s[0], s[32] (2): 7 wavefronts over 3 requests = 2.3333.
+    rows += [(t, 1, LOAD, 1, 4 * t, t) for t in range(32)]
+    rows += [(32 + k, 1, LOAD, 1, 128 * k, 32 * k) for k in range(4)]
+    rows += [(64 + k, 1, LOAD, 1, 128 * k, 32 * k) for k in range(2)]
+    sites = [Site(0, 3, 4, "A", "load", 1), Site(1, 4, 4, "s", "load", 1, "shared")]
+    arrays = [ArrayInfo("A", (64,), "float32"), ArrayInfo("s", (128,), "float32", "shared")]
+    a = analyse(log_of(rows), len(rows), sites, arrays, (96, 1, 1))
+    (g,) = a.lines
+    assert (g["requests"], g["sectors"], g["sectors_per_request"], g["efficiency"]) == (3, 7, 2.3333, 0.6429)
+    (s,) = a.shared_lines or []
+    assert (s["requests"], s["wavefronts"], s["wavefronts_per_request"]) == (3, 7, 2.3333)

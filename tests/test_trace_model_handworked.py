@@ -130,3 +130,53 @@ def test_the_students_check_passes_fails_counts_and_refuses() -> None:
     lam = evaluate_check("(lambda: 1)()", {})
     assert lam["error"] == "ValueError: Lambda is not allowed in a check"
     assert evaluate_check("C == 1", {"A": a})["error"].startswith("NameError")
+
+
+def test_parse_accepts_the_first_block_and_a_count_of_one() -> None:
+    assert BlockWindow.parse("0:1") == BlockWindow(0, 1)
+    assert BlockWindow.parse("0:4") == BlockWindow(0, 4)
+    assert BlockWindow.parse("5:1") == BlockWindow(5, 1)
+    for bad in ("-1:1", "0:0"):
+        with pytest.raises(ValueError, match="the first block is 0 or more and the count at least 1"):
+            BlockWindow.parse(bad)
+
+
+def test_windows_from_block_0_that_leave_blocks_out_are_kept() -> None:
+    assert window_for(GRID, 0, 5) == BlockWindow(0, 5)  # blocks 0–4 of 15
+    assert TraceRequest("", GRID, (48, 2, 1), {}, window=BlockWindow(0, 5)).cut_window() == BlockWindow(0, 5)
+
+
+def test_window_words_name_blockidx_as_soon_as_y_has_two_blocks() -> None:
+    from simtviz.core.trace_model import window_words
+
+    # grid (4, 2): linear 5 = 1 + 1·4 → (1, 1, 0); one block of 8 threads
+    assert (
+        window_words(BlockWindow(5, 1), (4, 2, 1), (8, 1, 1))
+        == "block 5 of 8 (8 threads), blockIdx (1, 1, 0)"
+    )
+    # grid (2, 1, 2): linear 2 → (0, 0, 1); 3 → (1, 0, 1)
+    assert window_words(BlockWindow(2, 2), (2, 1, 2), (4, 1, 1)) == (
+        "blocks 2–3 of 4 (8 threads), blockIdx (0, 0, 1) to (1, 0, 1)"
+    )
+    assert window_words(BlockWindow(2, 2), (8, 1, 1), (4, 1, 1)) == "blocks 2–3 of 8 (8 threads)"
+
+
+def test_a_request_defaults_to_no_force_and_timing_the_kernel() -> None:
+    r = TraceRequest("", GRID, (48, 2, 1), {})
+    assert (r.force, r.time_kernel, r.budget, r.time_limit_s, r.kernel, r.window) == (
+        False, True, 2_097_152, 10.0, None, None,
+    )  # fmt: skip
+
+
+def test_a_compile_error_crosses_from_the_child_with_its_line() -> None:
+    import pickle
+
+    from simtviz.core.trace_model import KernelCompileError
+
+    back = pickle.loads(pickle.dumps(KernelCompileError(7, "TypingError: no")))
+    assert isinstance(back, KernelCompileError) and (back.line, str(back)) == (7, "TypingError: no")
+
+
+def test_a_check_that_gives_one_truth_value_has_no_failing_count() -> None:
+    v = evaluate_check("np.allclose(A, A)", {"A": np.ones(3)})
+    assert v == {"expression": "np.allclose(A, A)", "passed": True, "error": None}

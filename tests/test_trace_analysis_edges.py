@@ -201,3 +201,22 @@ def test_ratios_are_rounded_to_4_decimals() -> None:
     assert (g["requests"], g["sectors"], g["sectors_per_request"], g["efficiency"]) == (3, 7, 2.3333, 0.6429)
     (s,) = a.shared_lines or []
     assert (s["requests"], s["wavefronts"], s["wavefronts_per_request"]) == (3, 7, 2.3333)
+
+
+def test_out_of_bounds_rows_are_listed_by_line_then_array() -> None:
+    # Line 3 stores Z[9] and loads A[9]; line 5 loads M[9]; all out of bounds (arrays of 4).
+    # Listed by line, then array name: A (line 3), Z (line 3), M (line 5); 2 for Z.
+    sites = [Site(0, 3, 4, "Z", "store", 1), Site(1, 3, 12, "A", "load", 1), Site(2, 5, 4, "M", "load", 1)]
+    arrays = [
+        ArrayInfo("Z", (4,), "float32"),
+        ArrayInfo("A", (4,), "float32"),
+        ArrayInfo("M", (4,), "float32"),
+    ]
+    rows = [(0, 0, -STORE - 1, 0, 36, 9), (1, 0, -STORE - 1, 0, 36, 9), (0, 1, -LOAD - 1, 1, 36, 9),
+            (0, 2, -LOAD - 1, 2, 36, 9)]  # fmt: skip
+    a = analyse(log_of(rows), 4, sites, arrays, (32, 1, 1))
+    assert [(o["array"], o["line"], o["kind"], o["count"]) for o in a.oob] == [
+        ("A", 3, "load", 1), ("Z", 3, "store", 2), ("M", 5, "load", 1),
+    ]  # fmt: skip
+    # and per array: Z 2 store attempts, no load; A 1 load
+    assert (a.arrays["Z"]["stores"], a.arrays["Z"]["loads"], a.arrays["A"]["loads"]) == (2, 0, 1)

@@ -101,3 +101,39 @@ def test_a_student_file_named_like_the_end_of_numbas_files_is_not_confused_with_
     assert 'File "/usr/lib/numba/core/typeinfer.py", line 1074' in words  # numba's own file, as it is
     assert 'File "your kernel", line 7:' in words and "at your kernel (7)" in words
     assert numba_error_line("no line here", "add.py") is None
+
+
+def test_refusals_about_the_whole_file_carry_no_line() -> None:
+    tree = parse(MODULE)
+    with pytest.raises(TraceUnsupported) as info:
+        choose_kernel(tree, None)
+    assert info.value.line == 0 and str(info.value) == (
+        "the file has 3 kernels (first, second, third): choose one by name"
+    )
+    with pytest.raises(TraceUnsupported) as info:
+        choose_kernel(tree, "nope")
+    assert (
+        info.value.line == 0
+        and str(info.value) == "no @cuda.jit kernel named 'nope' (found first, second, third)"
+    )
+
+
+def test_a_refusal_crosses_from_the_child_with_its_line() -> None:
+    import pickle
+
+    back = pickle.loads(pickle.dumps(TraceUnsupported(6, "slices are not traced")))
+    assert (back.line, back.message, str(back)) == (
+        6,
+        "slices are not traced",
+        "line 6: slices are not traced",
+    )
+
+
+def test_other_decorators_do_not_make_a_kernel() -> None:
+    src = "from numba import cuda\nimport functools\n\n@my_decorator\ndef g(A):\n    pass\n\n@cuda.jit\ndef k(A):\n    A[0] = 1\n"
+    assert [k.name for k in find_kernels(src)] == ["k"]
+
+
+def test_a_message_of_only_failed_in_lines_keeps_the_first() -> None:
+    text = "Failed in cuda mode pipeline (step: nopython frontend)"
+    assert describe_numba_error(text, "k.py") == text

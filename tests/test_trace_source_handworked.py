@@ -130,7 +130,7 @@ def test_a_refusal_crosses_from_the_child_with_its_line() -> None:
 
 
 def test_other_decorators_do_not_make_a_kernel() -> None:
-    src = "from numba import cuda\n\n@my_decorator\ndef g(A):\n    pass\n\n@cuda.jit\ndef k(A):\n    A[0] = 1\n"
+    src = "from numba import cuda\n\n@my_decorator\ndef g(A):\n    pass\n\n@cuda.jit\ndef k(A):\n    A[0] = 1"
     assert [k.name for k in find_kernels(src)] == ["k"]
 
 

@@ -187,3 +187,21 @@ def test_the_npz_decodes_every_row(tmp_path: Path) -> None:
         assert list(z["array_spaces"]) == ["global", "global", "global", "shared"]
         assert json.loads(str(z["summary"]))["oob_total"] == 7 and str(z["backend"]) == "sim"
         assert z["final_A"].tolist() == list(range(8))
+
+
+def test_notes_follow_the_findings_except_the_budget_one(tmp_path: Path) -> None:
+    r = hand_result()
+    r.notes = ["logged 56 of 56 accesses", "the kernel as written was not timed"]
+    text = findings(r)
+    assert text[-1] == "the kernel as written was not timed" and not any(
+        t.startswith("logged ") for t in text
+    )
+
+
+def test_the_npz_of_an_empty_log_has_empty_rows(tmp_path: Path) -> None:
+    empty = np.zeros((LOG_FIELDS, 0), dtype=np.int64)
+    a = analyse(empty, 0, SITES, ARRAYS, (32, 1, 1))
+    r = TraceResult("sim", "k", (1, 1, 1), (32, 1, 1), SITES, ARRAYS, a, empty, {}, {})
+    with np.load(save_npz(r, tmp_path / "e.npz")) as z:
+        assert z["log"].shape == (0, 7)
+        assert [z[k].size for k in ("line", "array", "kind", "oob")] == [0, 0, 0, 0]

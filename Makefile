@@ -4,7 +4,7 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.simtviz-installed
 
-.PHONY: run test lint gpu-test screenshot mutation mutation-planted clean
+.PHONY: run test lint gpu-test platforms screenshot mutation mutation-planted clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ lint: $(STAMP)
 # On a machine with an NVIDIA GPU: the GPU tests, in their own process (numba decides at import).
 gpu-test: $(STAMP)
 	SIMTVIZ_BACKEND=gpu $(PY) -m pytest -m gpu -q tests/gpu
+
+# Can simtviz install where there is no CUDA? Resolve its dependencies for macOS arm64 and
+# Windows x86-64 from PyPI (pip's dry run, wheels only; needs the network). Not part of `make test`.
+platforms: $(STAMP)
+	$(PY) scripts/check_platforms.py $(ARGS)
 
 # Mutation testing (docs/TESTING.md): plant small bugs one at a time in a private copy of the
 # tree and run the tests mapped to each file; fails above 10 % surviving. Not part of `make test`

@@ -108,6 +108,7 @@ MODULES = [
     "qt/map/framing.py",
     "qt/panels/schedule_data.py",
     "qt/panels/kernel_views.py",
+    "core/lesson_questions.py",
 ]
 
 # Tests that cover each module (glob → test files), first match wins. Each mutant runs them
@@ -155,6 +156,7 @@ TESTS: list[tuple[str, list[str]]] = [
     ("core/trace_args.py", ["tests/test_trace_args.py", "tests/test_trace_args_handworked.py"]),
     ("core/trace_source.py", ["tests/test_trace_module_handworked.py", "tests/test_trace_rewrite.py",
                               "tests/test_trace_source_handworked.py"]),
+    ("core/lesson_questions.py", ["tests/test_lesson_questions.py"]),
     ("core/lesson*.py", ["tests/test_lesson.py", "tests/test_lesson_probes.py",
                          "tests/test_lesson_experiment.py"]),
     ("cli/trace.py", ["tests/test_trace_cli.py"]),
@@ -179,7 +181,9 @@ TESTS: list[tuple[str, list[str]]] = [
     ("kernels/*", ["tests/test_handworked_records.py", "tests/test_device_verifier_sim.py"]),
     ("qt/map/framing.py", ["tests/qt/test_panels_handworked.py", "tests/qt/test_index_map.py"]),
     ("qt/panels/schedule_data.py", ["tests/qt/test_panels_handworked.py", "tests/qt/test_schedule_view.py"]),
-    ("qt/panels/kernel_views.py", ["tests/test_trace_module_handworked.py", "tests/qt/test_kernel_tab.py"]),
+    ("qt/panels/kernel_views.py", ["tests/test_kernel_views_handworked.py",
+                                   "tests/test_trace_module_handworked.py",
+                                   "tests/qt/test_kernel_tab.py"]),
     ("cli/*", ["tests/test_cli_exit_codes.py", "tests/test_error_reports_handworked.py", "tests/test_cli.py",
                "tests/test_vecadd_cli.py"]),
     ("backends/sim.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py"]),

@@ -10,6 +10,9 @@ import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("SIMTVIZ_BACKEND", "sim")
+# The GPU-compile check's verdicts (backends/trace/gpu_compile.py): one fresh cache per session,
+# never the user's own.
+os.environ.setdefault("SIMTVIZ_CACHE_DIR", __import__("tempfile").mkdtemp(prefix="simtviz-test-cache-"))
 
 from simtviz.backends.selection import activate, resolve_backend
 

@@ -240,12 +240,13 @@ def test_devices_lists_the_simulator_as_selected(capsys) -> None:
 
     from simtviz.cli.devices import list_devices
 
-    gpu, sim = list_devices("sim")
+    gpu, emu, sim = list_devices("sim")
     assert (gpu["backend"], gpu["selected"]) == ("gpu", False)
+    assert (emu["backend"], emu["available"], emu["selected"]) == ("emu", True, False)
     assert (sim["backend"], sim["available"], sim["selected"]) == ("sim", True, True)
     assert sim["limits"]["max_block"] == [1024, 1024, 64]
     assert run(["devices", "--backend", "sim", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)[1]["selected"] is True
+    assert json.loads(capsys.readouterr().out)[2]["selected"] is True
     assert run(["devices", "--backend", "sim"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-3].startswith("* sim: CUDA simulator")
@@ -296,7 +297,7 @@ def test_devices_with_a_gpu_present(monkeypatch) -> None:
     from simtviz.core.limits import DeviceLimits
 
     monkeypatch.setattr("simtviz.cli.devices.gpu_probe", lambda: (True, "1 NVIDIA GPU(s) found"))
-    gpu, _sim = list_devices("sim")
+    gpu, _emu, _sim = list_devices("sim")
     # This process already runs the simulator: the GPU is named, not used.
     assert (
         gpu["available"] is False and gpu["label"] == "a GPU is present, but this process runs the simulator"
@@ -308,7 +309,7 @@ def test_devices_with_a_gpu_present(monkeypatch) -> None:
 
     monkeypatch.setattr("simtviz.cli.devices.numba_is_simulated", lambda: False)
     monkeypatch.setattr("simtviz.backends.gpu.GpuBackend", FakeGpu)
-    gpu, _sim = list_devices("sim")
+    gpu, _emu, _sim = list_devices("sim")
     assert (gpu["available"], gpu["label"], gpu["device"]) == (True, "NVIDIA H200", "NVIDIA H200")
     assert gpu["limits"]["max_grid"] == [2**31 - 1, 65535, 65535]
 
@@ -317,7 +318,7 @@ def test_devices_without_a_gpu(monkeypatch) -> None:
     from simtviz.cli.devices import list_devices
 
     monkeypatch.setattr("simtviz.cli.devices.gpu_probe", lambda: (False, "no NVIDIA driver (libcuda) found"))
-    gpu, _sim = list_devices("sim")
+    gpu, _emu, _sim = list_devices("sim")
     assert (gpu["available"], gpu["label"], gpu["limits"]) == (
         False,
         "no NVIDIA driver (libcuda) found",

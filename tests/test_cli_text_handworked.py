@@ -141,7 +141,9 @@ def test_trace_text_of_48_thread_blocks_says_3_sectors_per_request() -> None:
     assert re.search(r"96 of 192 elements untouched", c)  # the odd elements
 
 
-LINE = re.compile(r"line (\d+) (\w+) (\w+): ([\d.]+) sectors per request, (\d+%) of the fetched bytes used")
+LINE = re.compile(
+    r"line (\d+) (\w+) (\w+): ([\d.]+) sectors? per request(?: \([^)]*\))?, (\d+%) of the fetched bytes used"
+)
 
 
 # --- the order of checks: nothing launches before --out is known to be writable ------------------
@@ -210,7 +212,7 @@ def test_schedule_prints_its_table_or_one_json_line(
     ("argv", "words"),
     [
         (["--grid", "2", "--block", "32", "--work-us", "-0.5"], "-0.5 is negative"),
-        (["--grid", "2", "--block", "32", "--work-us", "nan"], "nan is negative"),
+        (["--grid", "2", "--block", "32", "--work-us", "nan"], "'nan' is not a number"),
         (["--grid", "2", "--block", "32", "--work-us", "lots"], "'lots' is not a number"),
         (["--block", "32"], "--grid"),
         (["--grid", "2"], "--block"),
@@ -250,10 +252,10 @@ def test_schedule_refuses_an_unwritable_out_before_launching(
 def test_trace_refuses_an_unwritable_out_before_running_the_kernel(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    import simtviz.backends.trace.isolated as isolated
+    import simtviz.backends.trace.fallback as fallback
 
     ran: list = []
-    monkeypatch.setattr(isolated, "run_isolated", lambda *a: ran.append(a))
+    monkeypatch.setattr(fallback, "run_traced", lambda *a, **k: ran.append(a))
     kernel = tmp_path / "k.py"
     kernel.write_text("from numba import cuda\n\n@cuda.jit\ndef k(A):\n    A[0] = 1\n")
     out = tmp_path / "no such folder" / "t.npz"

@@ -14,7 +14,7 @@ from simtviz.qt.panels.kernel_views import TraceData, bank_request
 def result_of(
     rows: list[list[int]], sites: tuple[Site, ...], arrays: tuple[ArrayInfo, ...], block, grid
 ) -> TraceResult:
-    log = np.array(rows, dtype=np.int64).T.reshape(LOG_FIELDS, -1)
+    log = np.array([r + [0] * (LOG_FIELDS - 7) for r in rows], dtype=np.int64).T.reshape(LOG_FIELDS, -1)
     a = analyse(log, log.shape[1], sites, arrays, block)
     return TraceResult("sim", "k", grid, block, sites, arrays, a, log, {}, {})
 

@@ -25,7 +25,7 @@ def log_of(rows: list[tuple[int, int, int, int, int, int]]) -> np.ndarray:
     log = np.zeros((LOG_FIELDS, len(rows)), dtype=np.int64)
     for r, (thread, site, kind, array, offset, i0) in enumerate(rows):
         flags = (1 | (-kind - 1) << 1) if kind < 0 else kind << 1
-        log[:, r] = [thread, site, flags | array << 3, offset, i0, 0, 0]
+        log[:7, r] = [thread, site, flags | array << 3, offset, i0, 0, 0]  # epoch 0
     return log
 
 

@@ -21,7 +21,13 @@ def log_rows(
     log = np.zeros((LOG_FIELDS, len(rows)), dtype=np.int64)
     for r, (thread, site, kind, array, index) in enumerate(rows):
         flag = 1 if oob and r in oob else 0
-        log[:, r] = [thread, site, flag | kind << 1 | array << 3, 4 * index[0], *[*index, 0, 0][:3]]
+        log[:7, r] = [
+            thread,
+            site,
+            flag | kind << 1 | array << 3,
+            4 * index[0],
+            *[*index, 0, 0][:3],
+        ]  # epoch 0
     return log
 
 

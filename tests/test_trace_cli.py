@@ -21,7 +21,7 @@ from simtviz.resources import resource_path
 KERNELS = resource_path("kernels/index.json").parent
 SUMMARY_KEYS = {
     "backend", "kernel", "grid", "block", "threads", "accesses", "logged", "oob_total", "oob",
-    "arrays", "lines", "kernel_ms", "instrumented_ms",
+    "arrays", "lines", "hazards", "kernel_ms", "instrumented_ms",
 }  # fmt: skip
 VECADD_ARGS = [
     "--arg",
@@ -75,7 +75,7 @@ def test_unguarded_vecadd_json_counts_three_oob_accesses_per_extra_thread(
         "untouched": 0, "multi_writer": 0,
     }  # fmt: skip
     with np.load(out) as data:
-        assert data["log"].shape == (3072, 7)
+        assert data["log"].shape == (3072, 8)  # thread … i2, epoch
         assert int(data["oob"].sum()) == 72
         assert set(data["line"].tolist()) == {14}
         assert json.loads(str(data["summary"])) == s
@@ -114,7 +114,11 @@ def test_text_output_names_the_out_of_bounds_thread_and_index(capsys: pytest.Cap
     out = capsys.readouterr().out
     assert code == 0
     assert "72 out-of-bounds accesses" in out
-    assert "thread 1,000 (line 14) loads A[1000], but A has shape (1000,)" in out
+    # thread 1,000 = block 1000 // 256 = 3, thread 1000 - 3 × 256 = 232 of it
+    assert (
+        "line 14: the thread with blockIdx.x=3, threadIdx.x=232 (thread 1,000) loads A[1000], "
+        "but A has 1,000 elements (0 to 999)"
+    ) in out
 
 
 def test_unsupported_construct_exits_2_with_its_line(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simtviz.core.trace_analysis import Analysis
+from simtviz.core.trace_analysis import LOG_FIELDS, Analysis
 from simtviz.core.trace_args import ArgSpecError
 from simtviz.core.trace_model import (
     DEFAULT_BUDGET,
@@ -79,7 +79,7 @@ def result(
     accesses: int, logged: int, window: BlockWindow | None = None, made: int | None = None
 ) -> TraceResult:
     a = Analysis(accesses, logged, 0, [], {}, [])
-    log = np.zeros((7, 0), dtype=np.int64)
+    log = np.zeros((LOG_FIELDS, 0), dtype=np.int64)
     return TraceResult(
         "sim", "k", GRID, (48, 2, 1), (), (), a, log, {}, {}, window=window, window_accesses=made
     )

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from simtviz.core.trace_analysis import LOG_FIELDS
 from simtviz.core.trace_model import BlockWindow, block_index, window_words
 from simtviz.core.trace_rewrite import rewrite_kernel
 from simtviz.core.trace_source import TraceUnsupported
@@ -113,7 +114,7 @@ def test_the_kernel_tabs_thread_words_on_block_48_by_2_grid_3_by_5() -> None:
     from simtviz.qt.panels.kernel_views import TraceData
 
     result = SimpleNamespace(
-        log=np.zeros((7, 0), dtype=np.int64), sites=(), arrays=(), block=BLOCK, grid=GRID
+        log=np.zeros((LOG_FIELDS, 0), dtype=np.int64), sites=(), arrays=(), block=BLOCK, grid=GRID
     )
     data = TraceData(result)  # type: ignore[arg-type]
     # thread 722 = block 7 × 96 + inner 50. Block 7 → blockIdx (1, 2, 0). Inner 50 = 2 + 1·48 →
@@ -131,7 +132,7 @@ def test_the_kernel_tabs_thread_words_in_3d() -> None:
     # block (5, 4, 3) = 60 threads, grid (2, 3, 4). Thread 60·23 + 59: block 23 = 1 + 2·2 + 3·6
     # → (1, 2, 3); inner 59 = 4 + 3·5 + 2·20 → (4, 3, 2); warp 1, lane 27.
     result = SimpleNamespace(
-        log=np.zeros((7, 0), dtype=np.int64), sites=(), arrays=(), block=(5, 4, 3), grid=(2, 3, 4)
+        log=np.zeros((LOG_FIELDS, 0), dtype=np.int64), sites=(), arrays=(), block=(5, 4, 3), grid=(2, 3, 4)
     )
     assert TraceData(result).thread_words(60 * 23 + 59) == (  # type: ignore[arg-type]
         "thread 1,439 (blockIdx (1, 2, 3), threadIdx (4, 3, 2), warp 1, lane 27)"

@@ -160,7 +160,11 @@ def test_out_of_bounds_shared_accesses_are_recorded_and_skipped() -> None:
     row = shared_row(r, load, "load")
     assert (row["count"], row["requests"], row["wavefronts"]) == (64, 2, 2)
     text = "\n".join(findings(r))
-    assert f"e.g. thread 31 (line {store}) stores s[32], but s has shape (32,)" in text
+    # thread 31 of a (2, 1, 1) × (32, 1, 1) launch: block 0, lane 31
+    assert (
+        f"e.g. line {store}: the thread with blockIdx.x=0, threadIdx.x=31 (thread 31) stores s[32], "
+        "but s has 32 elements (0 to 31)"
+    ) in text
 
 
 def test_stencil_global_numbers_are_unchanged_and_its_tile_shows_up() -> None:

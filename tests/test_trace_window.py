@@ -20,7 +20,7 @@ from simtviz.core.trace_templates import template
 
 CONTRACT_KEYS = {
     "backend", "kernel", "grid", "block", "threads", "accesses", "logged", "oob_total", "oob",
-    "arrays", "lines", "kernel_ms", "instrumented_ms", "check",
+    "arrays", "lines", "hazards", "kernel_ms", "instrumented_ms", "check",
 }  # fmt: skip
 
 

@@ -99,7 +99,7 @@ def test_block_2048_shows_the_drivers_own_error_and_the_app_goes_on(qtbot, gpu_w
         return gpu_window.findChild(QMessageBox, "launchErrorDialog")
 
     qtbot.waitUntil(lambda: dialog() is not None and dialog().isVisible(), timeout=TIMEOUT_MS)
-    assert DRIVER_INVALID_VALUE in dialog().text()
+    assert DRIVER_INVALID_VALUE in dialog().informativeText()  # verbatim, under a heading in words
     assert "2,048 > 1,024" in dialog().informativeText() or "2,048 &gt; 1,024" in dialog().informativeText()
     dialog().done(QMessageBox.StandardButton.Ok)
     rec = _run(qtbot, gpu_window, (2, 1, 1), (64, 1, 1))

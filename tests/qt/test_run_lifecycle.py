@@ -30,7 +30,9 @@ def test_invalid_block_shows_driver_error_then_valid_launch_draws(qtbot, window,
     dialog = window.findChild(QMessageBox, "launchErrorDialog")
     qtbot.waitUntil(dialog.isVisible)
     assert dialog.windowTitle() == "Kernel launch failed"
-    assert dialog.text() == DRIVER_INVALID_VALUE
+    assert dialog.text().startswith("This launch cannot run: blockDim")  # headed in words
+    assert DRIVER_INVALID_VALUE in dialog.informativeText()  # the driver's text, verbatim
+    assert "the previous map is still shown" in dialog.informativeText()
     assert "2,048 > 1,024" in dialog.informativeText()
     assert "record_threads[4, 2048]" in dialog.detailedText()
     assert isinstance(failed.args[2], LaunchRejected)

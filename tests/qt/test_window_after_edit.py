@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QPushButton, QSpinBox
 from qt_helpers import RUN_TIMEOUT_MS
 
 
-def test_arrows_never_move_an_edited_launch_from_the_old_launchs_origin(qtbot, window) -> None:
+def test_arrows_never_move_an_edited_launch_from_the_old_launch_origin(qtbot, window) -> None:
     window.set_budget_threads(64)
     qtbot.waitUntil(lambda: window.session.info is not None, timeout=RUN_TIMEOUT_MS)
     for name, value in (

@@ -8,6 +8,7 @@ defaults that do nothing, so callers never have to ask whether a backend has the
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 Progress = Callable[[float], None]
 
 __all__ = [
+    "DEVICE_WORDS",
     "Backend",
     "BackendInfo",
     "BackendKind",
@@ -40,7 +42,16 @@ class BackendKind(StrEnum):
     """Where kernels run. A ``str`` enum: ``BackendKind.GPU == "gpu"``."""
 
     GPU = "gpu"
-    SIM = "sim"
+    SIM = "sim"  # numba's CUDA simulator, the reference on the CPU
+    EMU = "emu"  # simtviz's lockstep CPU emulator (NumPy)
+
+
+# Where a kind runs, in a sentence ("… would take 2 min on the CPU emulator").
+DEVICE_WORDS: dict[BackendKind, str] = {
+    BackendKind.GPU: "the GPU",
+    BackendKind.SIM: "the CUDA simulator",
+    BackendKind.EMU: "the CPU emulator",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +59,7 @@ class BackendInfo:
     """What a backend is, and the policy that follows from its kind (estimates, when to ask)."""
 
     kind: BackendKind
-    backend_id: str  # "gpu:<device name>" or "sim" (as saved in records)
+    backend_id: str  # "gpu:<device name>", "sim" or "emu" (as saved in records)
     label: str  # for the window: "NVIDIA H200 — compute 9.0, 132 SMs"
     limits: DeviceLimits
 
@@ -57,8 +68,14 @@ class BackendInfo:
 
     @property
     def device_words(self) -> str:
-        """Where it runs, in a sentence: "the GPU" or "the CUDA simulator"."""
-        return "the GPU" if self.kind is BackendKind.GPU else "the CUDA simulator"
+        """Where it runs, in a sentence: "the GPU", "the CUDA simulator" or "the CPU emulator"."""
+        return DEVICE_WORDS[self.kind]
+
+    @property
+    def speaks_for_driver(self) -> bool:
+        """True where no driver checks launches (simulator, emulator): simtviz checks the limits
+        and raises the driver's text itself (``simulated_rejection``)."""
+        return self.kind is not BackendKind.GPU
 
     @property
     def max_threads_unasked(self) -> int:
@@ -86,7 +103,7 @@ def simulated_rejection(config: LaunchConfig, limits: DeviceLimits) -> LaunchRej
     if not problems:
         return None
     zero = zero_dimension_text(config)
-    who = "simtviz's simulator backend, with the text a GPU gives (the simulator checks no limits)"
+    who = "simtviz, with the text a GPU gives (the CUDA simulator and the CPU emulator check no limits)"
     if zero:
         return LaunchRejected(zero, config, problems, "ValueError", source=who)
     return LaunchRejected(DRIVER_INVALID_VALUE, config, problems, "CUDAError", source=who)
@@ -114,11 +131,22 @@ def check_size(
 
 
 class Backend(ABC):
-    """Runs experiments on one device (a GPU, or the CUDA simulator) and reports their results."""
+    """Runs experiments on one device (a GPU, the CUDA simulator, the CPU emulator) and reports
+    their results."""
 
     kind: BackendKind
     # True when ``cancel()`` stops a run in progress (the simulator's child process can).
     can_cancel: bool = False
+    # Where one-line notices go (a run that went to another backend, and why): the desktop app
+    # sets its status bar here; None prints them on stderr, so none is ever lost.
+    notice_handler: Callable[[str], None] | None = None
+
+    def notice(self, line: str) -> None:
+        """Tell the user ``line`` (one line): through ``notice_handler``, else on stderr."""
+        if self.notice_handler is not None:
+            self.notice_handler(line)
+        else:
+            print(f"simtviz: {line}", file=sys.stderr, flush=True)
 
     @abstractmethod
     def info(self) -> BackendInfo: ...

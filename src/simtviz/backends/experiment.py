@@ -28,6 +28,8 @@ BUILTIN: dict[str, str] = {
     "vecadd": "simtviz.backends.vecadd",
     "trace": "simtviz.backends.trace",
     "schedule": "simtviz.backends.schedule",
+    "lesson": "simtviz.backends.lesson.experiment",
+    "exercise": "simtviz.backends.exercise",
 }
 
 _REGISTRY: dict[str, Experiment] = {}

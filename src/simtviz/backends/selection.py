@@ -3,22 +3,36 @@
 numba reads ``NUMBA_ENABLE_CUDASIM`` when it is first imported, so the choice between a real GPU
 and the CUDA simulator has to be made before anything imports numba. ``auto`` asks the CUDA
 driver directly (through ctypes, which costs milliseconds and imports nothing) whether it sees
-a GPU; that is the answer ``numba.cuda.is_available()`` would give.
+a GPU; that is the answer ``numba.cuda.is_available()`` would give. Without one, ``auto`` means
+``emu``, simtviz's lockstep CPU emulator (NumPy only): activating it imports no numba and leaves
+``NUMBA_ENABLE_CUDASIM`` alone, so numba's simulator can still start in a child process for a
+kernel the emulator cannot run.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import importlib.util
 import os
 import sys
 from functools import cache
 
 from simtviz.core.errors import BackendChoiceError
 
-__all__ = ["BACKEND_CHOICES", "ENV_VAR", "BackendChoiceError", "activate", "gpu_probe", "resolve_backend"]
+__all__ = [
+    "BACKEND_CHOICES",
+    "ENV_VAR",
+    "NO_GPU_BACKEND",
+    "BackendChoiceError",
+    "activate",
+    "gpu_probe",
+    "resolve_backend",
+]
 
-BACKEND_CHOICES = ("auto", "gpu", "sim")
+BACKEND_CHOICES = ("auto", "gpu", "emu", "sim")
+# What ``auto`` means without a GPU.
+NO_GPU_BACKEND = "emu"
 ENV_VAR = "SIMTVIZ_BACKEND"
 
 
@@ -58,11 +72,11 @@ def gpu_probe() -> tuple[bool, str]:
 
 
 def resolve_backend(flag: str | None = None) -> str:
-    """``gpu`` or ``sim``: what ``flag`` / ``$SIMTVIZ_BACKEND`` / ``auto`` means on this machine."""
+    """``gpu``, ``emu`` or ``sim``: what ``flag`` / ``$SIMTVIZ_BACKEND`` / ``auto`` means here."""
     requested = requested_backend(flag)
     if requested != "auto":
         return requested
-    return "gpu" if gpu_probe()[0] else "sim"
+    return "gpu" if gpu_probe()[0] else NO_GPU_BACKEND
 
 
 def numba_is_simulated() -> bool | None:
@@ -74,15 +88,32 @@ def numba_is_simulated() -> bool | None:
     return bool(config.ENABLE_CUDASIM)
 
 
+def cuda_bindings_installed() -> bool:
+    """True when NVIDIA's ``cuda-bindings`` are importable (numba-cuda's CUDA extra brings them)."""
+    try:
+        return importlib.util.find_spec("cuda.bindings") is not None
+    except (ImportError, ValueError):  # no ``cuda`` package at all
+        return False
+
+
 def activate(kind: str) -> None:
-    """Set up this process for backend ``kind`` (``gpu`` or ``sim``) before numba is imported."""
-    if kind not in ("gpu", "sim"):
-        raise BackendChoiceError(f"activate() takes 'gpu' or 'sim', not {kind!r}")
+    """Set up this process for backend ``kind`` (``gpu``, ``emu`` or ``sim``) before numba is imported.
+
+    ``emu`` needs nothing: the emulator runs on NumPy, and numba (if ever imported here) keeps
+    whatever this process's environment says."""
+    if kind not in ("gpu", "emu", "sim"):
+        raise BackendChoiceError(f"activate() takes 'gpu', 'emu' or 'sim', not {kind!r}")
+    if kind == "emu":
+        return
     simulated = numba_is_simulated()
     want_sim = kind == "sim"
     if simulated is None:
         if want_sim:
             os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+            if not cuda_bindings_installed():
+                # numba-cuda refuses to import without NVIDIA's bindings, even to simulate, unless
+                # told to use its ctypes ones (macOS: no CUDA wheels; numba-cuda 0.20.1 there).
+                os.environ.setdefault("NUMBA_CUDA_USE_NVIDIA_BINDING", "0")
         else:
             os.environ.pop("NUMBA_ENABLE_CUDASIM", None)
         return

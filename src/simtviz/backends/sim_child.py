@@ -51,9 +51,10 @@ def die_with_parent(watch_fd: int, parent_pid: int) -> None:
 
     signal.signal(signal.SIGTERM, on_term)
     # Ctrl+C and a closed terminal reach the whole process group: the app decides what stops,
-    # and its end is seen above.
+    # and its end is seen above. (No SIGHUP on Windows.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
@@ -65,7 +66,9 @@ def die_with_parent(watch_fd: int, parent_pid: int) -> None:
 def main(argv: list[str]) -> None:
     conn_fd, watch_fd, parent_pid = (int(a) for a in argv[:3])
     die_with_parent(watch_fd, parent_pid)
-    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    from simtviz.backends.selection import activate
+
+    activate("sim")  # before numba is imported (serve imports it)
     parent_path = os.environ.pop("SIMTVIZ_PARENT_SYS_PATH", "")
     sys.path.extend(p for p in parent_path.split(os.pathsep) if p and p not in sys.path)
     from simtviz.backends.sim_process import serve

@@ -44,7 +44,9 @@ SYS_PATH_VARIABLE = "SIMTVIZ_PARENT_SYS_PATH"
 
 def serve(conn: Any) -> None:
     """Child process main loop: run each requested experiment and reply with its result."""
-    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    from simtviz.backends.selection import activate
+
+    activate("sim")
     # Import numba and the recording kernel now, while the parent is still building its window,
     # so the first Run does not wait for them (~1 s).
     import simtviz.kernels.record  # noqa: F401
@@ -262,6 +264,8 @@ def remove_stale_temp(base: str | None = None) -> list[Path]:
 
 
 def _pid_alive(pid: int) -> bool:
+    if os.name != "posix":  # Windows' os.kill(pid, 0) would end the process: assume it lives
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -31,7 +31,9 @@ from simtviz.core.errors import (
 )
 
 # The commands, in the order --help lists them (modules of this package).
-COMMANDS: tuple[str, ...] = ("record", "vecadd", "trace", "devices", "snapshot", "schedule", "occupancy")
+COMMANDS: tuple[str, ...] = (
+    "record", "vecadd", "trace", "devices", "snapshot", "schedule", "occupancy", "exercise",
+)  # fmt: skip
 
 __all__ = [
     "EXIT_CHECK_FAILED",
@@ -50,7 +52,7 @@ def command_module(name: str) -> ModuleType:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = common_options()
+    common, per_command = common_options(), common_options(command=True)
     parser = Parser(
         prog="simtviz",
         description="See CUDA's SIMT thread indexing. Without a command, opens the desktop app.",
@@ -59,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
     for name in COMMANDS:
         module = command_module(name)
-        module.add_arguments(sub.add_parser(module.NAME, parents=[common], help=module.HELP))
+        module.add_arguments(sub.add_parser(module.NAME, parents=[per_command], help=module.HELP))
     return parser
 
 

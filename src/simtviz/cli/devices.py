@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
 def list_devices(flag: str | None = None) -> list[dict[str, Any]]:
     """One entry per backend: ``backend``, ``available``, ``selected``, ``label``, ``limits``."""
+    from simtviz.backends.emu_backend import emu_info
     from simtviz.backends.sim import sim_info
 
     selected = resolve_backend(flag)
@@ -64,14 +65,14 @@ def list_devices(flag: str | None = None) -> list[dict[str, Any]]:
     elif found:
         gpu["label"] = "a GPU is present, but this process runs the simulator"
     entries.append(gpu)
-    info = sim_info()
-    entries.append(
-        {
-            "backend": "sim",
-            "available": True,
-            "selected": selected == "sim",
-            "label": info.label,
-            "limits": info.limits.as_dict(),
-        }
-    )
+    for info in (emu_info(), sim_info()):
+        entries.append(
+            {
+                "backend": info.backend_id,
+                "available": True,
+                "selected": selected == info.backend_id,
+                "label": info.label,
+                "limits": info.limits.as_dict(),
+            }
+        )
     return entries

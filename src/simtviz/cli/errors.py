@@ -17,6 +17,7 @@ from simtviz.core.errors import (
     LaunchTooLarge,
     NotAvailableHere,
     OutOfDeviceMemory,
+    TimeLimitReached,
     describe,
 )
 
@@ -47,6 +48,8 @@ def message_lines(exc: BaseException, smaller: str = "") -> list[str]:
         return [f"simtviz: {exc}", report.todo]
     if isinstance(exc, KernelFailed) and exc.needs_restart:
         return [f"simtviz: {exc}. {report.todo}"]
+    if isinstance(exc, TimeLimitReached):
+        return [f"simtviz: stopped at the time limit: {exc}", report.todo]
     if isinstance(exc, MemoryError):
         return [f"simtviz: not enough memory for this run; try {smaller or 'fewer threads'}"]
     return [f"simtviz: {exc}"]

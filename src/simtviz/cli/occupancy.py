@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from simtviz.cli.parser import positive_int
+from simtviz.cli.parser import at_least_one, positive_int
 from simtviz.core.errors import EXIT_OK
 from simtviz.core.occupancy import PROFILES
 
@@ -28,10 +28,10 @@ def device_choice(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--block", type=positive_int, required=True, help="threads per block")
+    parser.add_argument("--block", type=at_least_one, required=True, help="threads per block")
     parser.add_argument(
         "--regs",
-        type=positive_int,
+        type=at_least_one,
         default=None,
         help="registers per thread (default: the schedule kernel's on a GPU, 32 on a profile)",
     )
@@ -85,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
             found, why = gpu_probe()
             raise no_gpu_for_current("the CUDA simulator is in use" if found else why)
     summary = occupancy_summary(args.block, args.regs, args.smem, args.device)
+    note = summary.pop("opt_in_note", None)  # words only: the JSON keys are CONTRACT.md's
     if args.json:
         print(json.dumps(summary), flush=True)
     else:
-        print(summary_text(summary), flush=True)
+        print(summary_text(summary) + (f"\n{note}" if note else ""), flush=True)
     return EXIT_OK

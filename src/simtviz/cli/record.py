@@ -9,6 +9,7 @@ from typing import Any
 from simtviz.cli.parser import at_least_one, dim
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
 from simtviz.core.files import check_writable
+from simtviz.core.formulas import backend_words
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.run_timings import kernel_time_words
 
@@ -44,18 +45,21 @@ def run(args: argparse.Namespace) -> int:
     path = recording.save_npz(args.out)
     verification = recording.verification
     assert verification is not None
-    print(f"{config.launch_line()} on {backend.info().label}")
+    info = backend.info()
+    # The emulator may have handed the run to the simulator (it said so on stderr): name what ran.
+    where = f"on {info.label}" if recording.backend == info.backend_id else backend_words(recording.backend)
+    print(f"{config.launch_line()} {where}")
     print(window.describe(config))
     print(verification.summary())
-    print(describe_timings(recording.timings_ms))
+    print(describe_timings(recording.timings_ms, recording.backend))
     print(f"saved {path}")
     return EXIT_OK if verification.ok else EXIT_CHECK_FAILED
 
 
-def describe_timings(timings: dict[str, Any]) -> str:
+def describe_timings(timings: dict[str, Any], backend: str = "sim") -> str:
     """E.g. ``kernel 0.534 ms (GPU time: CUDA events, GPU kept busy), threads started within
     0.52 ms (threads' %globaltimer), host launch call 0.1 ms, verify 1.6 ms``; unknowns say so."""
-    parts = [kernel_time_words(timings)]
+    parts = [kernel_time_words(timings, backend)]
     for key, label in (
         ("launch_host_ms", "host launch call (not kernel time)"),
         ("wall_ms", "run (host clock)"),

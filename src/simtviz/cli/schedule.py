@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,11 @@ def non_negative_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value >= 0:  # also refuses nan
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+    if math.isinf(value):
+        raise argparse.ArgumentTypeError(f"{text} is not a finite number")
+    if value < 0:
         raise argparse.ArgumentTypeError(f"{text} is negative")
     return value
 

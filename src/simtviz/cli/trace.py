@@ -13,10 +13,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
-from simtviz.cli.parser import dim, positive_int
-from simtviz.core.errors import EXIT_OK, EXIT_USAGE
-from simtviz.core.files import check_writable
+from simtviz.cli.parser import at_least_one, dim
+from simtviz.core.errors import EXIT_OK, EXIT_USAGE, KernelFailed, TimeLimitReached, describe
 from simtviz.core.trace_model import (
     DEFAULT_BUDGET,
     DEFAULT_TIME_LIMIT_S,
@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--kernel", default=None, help="the kernel's name, when the file has several")
     parser.add_argument(
-        "--budget", type=positive_int, default=None, help=f"most accesses to log (default {DEFAULT_BUDGET:,})"
+        "--budget", type=at_least_one, default=None, help=f"most accesses to log (default {DEFAULT_BUDGET:,})"
     )
     parser.add_argument(
         "--window",
@@ -95,20 +95,31 @@ def _args_dict(items: list[str]) -> dict[str, str]:
     return out
 
 
+def trace_info(kind: str) -> Any:
+    """The BackendInfo a traced run is checked against. The GPU's limits are the driver's
+    business (its own error is the lesson); this process makes no CUDA context of its own, so a
+    GPU is described without opening one."""
+    from simtviz.backends import info_for
+
+    return info_for(kind)
+
+
 def run(args: argparse.Namespace) -> int:
-    from simtviz.backends.base import BackendInfo, BackendKind
     from simtviz.backends.selection import resolve_backend
-    from simtviz.backends.sim import sim_info
     from simtviz.backends.trace import TRACE
-    from simtviz.backends.trace.isolated import run_isolated
-    from simtviz.core.limits import DeviceLimits
+    from simtviz.backends.trace.fallback import run_traced
+    from simtviz.core.files import read_user_text
     from simtviz.core.trace_report import findings, save_npz
 
-    try:
-        source = args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"simtviz: cannot read {args.file}: {exc}", file=sys.stderr)
+    try:  # a pipe, a device or a file over 1 MB is refused before a byte is read
+        source = read_user_text(args.file)
+    except OSError as exc:
+        print(f"simtviz: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.out is not None:
+        from simtviz.core.files import check_writable
+
+        check_writable(args.out)  # a missing folder is said now, not after the run
     kind = resolve_backend(args.backend)
     request = TraceRequest(
         source=source,
@@ -122,17 +133,20 @@ def run(args: argparse.Namespace) -> int:
         time_limit_s=args.timeout,
         window=args.window,
     )
-    # The GPU's limits are the driver's business (its own error is the lesson); this process
-    # makes no CUDA context of its own, so a GPU is described without opening one.
-    info = sim_info() if kind == "sim" else BackendInfo(BackendKind.GPU, "gpu", "GPU", DeviceLimits())
-    if args.out is not None:
-        check_writable(args.out)  # before the run, which may take minutes
+    info = trace_info(kind)
     try:
         TRACE.check(request, info)
-        result = run_isolated(kind, request)
+        result = run_traced(kind, request, notice=lambda line: print(f"simtviz: {line}", file=sys.stderr))
     except (TraceUnsupported, KernelCompileError) as exc:
         print(f"simtviz: {args.file}, {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except (KernelFailed, TimeLimitReached) as exc:  # the file's name first, as for the others
+        from simtviz.cli.errors import message_lines
+
+        lines = message_lines(exc)
+        lines[0] = lines[0].replace("simtviz: ", f"simtviz: {args.file}, ", 1)
+        print("\n".join(lines), file=sys.stderr)
+        return describe(exc).exit_code
     if args.out is not None:
         path = save_npz(result, args.out)
         if not args.json:

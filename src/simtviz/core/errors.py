@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simtviz.core.estimates import format_duration
-from simtviz.core.files import ExportError
+from simtviz.core.files import ExportError, FileReadError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import LimitViolation, explain
 from simtviz.core.trace_args import ArgSpecError
-from simtviz.core.trace_model import KernelCompileError
+from simtviz.core.trace_model import KernelCompileError, TopLevelError
 from simtviz.core.trace_source import TraceUnsupported
 
 # Exit statuses of the command line (CONTRACT.md).
@@ -23,6 +23,10 @@ EXIT_NOT_AVAILABLE = 5  # not available on this backend (a schedule on the simul
 EXIT_INTERRUPTED = 130
 EXIT_TIME_LIMIT = 6  # a traced kernel stopped at its time limit (CONTRACT.md, additions)
 
+SYNTAX_ADVICE = (
+    "Python cannot read that line: look for a missing colon, bracket or quote, or wrong indentation "
+    "(on the line itself or the one before it)."
+)
 RESTART_ADVICE = "CUDA cannot recover from this in the same process: restart simtviz."
 
 
@@ -154,6 +158,10 @@ class EmulatorUnsupported(SimtvizError):
         self.construct = construct
         self.line = line
 
+    def __reduce__(self) -> tuple[type[EmulatorUnsupported], tuple[str, int | None]]:
+        # Carried back from the traced kernel's child process whole (construct and line).
+        return (type(self), (self.construct, self.line))
+
 
 class NotAvailableHere(SimtvizError):
     """What was asked for needs something this backend lacks (a GPU's SMs and clock, say)."""
@@ -167,6 +175,11 @@ class Cancelled(SimtvizError):
     """The user cancelled a run."""
 
 
+class BeyondDeviceLimits(SimtvizError):
+    """An occupancy question no block of this device can be asked (more threads, registers or
+    shared memory than it allows); the message names the limit."""
+
+
 class RecordFileError(SimtvizError):
     """A file that is not a simtviz record (not an .npz, a key missing, damaged, or pickled objects)."""
 
@@ -175,12 +188,14 @@ class KernelFailed(SimtvizError):
     """The kernel itself raised (the simulator's IndexError) or the GPU reported an error after launch.
 
     ``needs_restart``: the error was a sticky CUDA error; the context is unusable from now on.
+    ``line``: the student's line where it was raised (0: unknown), highlighted by the app.
     """
 
-    def __init__(self, message: str, needs_restart: bool = False) -> None:
-        super().__init__(message, needs_restart)
+    def __init__(self, message: str, needs_restart: bool = False, line: int = 0) -> None:
+        super().__init__(message, needs_restart, line)
         self.message = message
         self.needs_restart = needs_restart
+        self.line = line
 
     def __str__(self) -> str:
         return self.message
@@ -188,17 +203,34 @@ class KernelFailed(SimtvizError):
 
 class TimeLimitReached(SimtvizError):
     """A run in a child process (the student's traced kernel) was still going at its time limit
-    and was killed: an endless loop, or a launch too long for the limit."""
+    and was killed: an endless loop, or a launch too long for the limit.
 
-    def __init__(self, seconds: float, what: str = "the kernel") -> None:
-        super().__init__(seconds, what)
+    ``phase``: what the run was doing then, so that the words blame the right thing: "prepare"
+    (reading the file), "arrays" (building the arguments), "module" (the file's top-level code),
+    "kernel" or "" (compiling and running the kernel), "analysis" (simtviz's own analysis).
+    """
+
+    def __init__(self, seconds: float, what: str = "the kernel", phase: str = "") -> None:
+        super().__init__(seconds, what, phase)
         self.seconds = seconds
         self.what = what
+        self.phase = phase
 
     def __str__(self) -> str:
+        doing = {
+            "prepare": "reading and checking the file",
+            "arrays": "building the arrays (the kernel had not started)",
+            "module": "the file's top-level code (imports, defaults, decorators: the kernel had not started)",
+            "analysis": "the analysis of the log (the kernel had finished)",
+        }.get(self.phase)
+        if doing:
+            return (
+                f"{doing} was still going after {self.seconds:g} s and the process was ended; "
+                "the app keeps running"
+            )
         return (
-            f"stopped at the time limit: {self.what} was still running after {self.seconds:g} s "
-            "and its process was ended; the app keeps running"
+            f"{self.what} was still running after {self.seconds:g} s and its process was ended; "
+            "the app keeps running"
         )
 
 
@@ -253,9 +285,16 @@ ERROR_TABLE: dict[type[BaseException], tuple[int, str, str]] = {
     BackendChoiceError: (EXIT_USAGE, "Backend", ""),
     # The student's kernel file and its arguments (simtviz trace, the Your kernel tab).
     TraceUnsupported: (EXIT_USAGE, "Not traced", "Rewrite that line with plain element accesses."),
+    TopLevelError: (
+        EXIT_USAGE,
+        "The file's top-level code failed",
+        "Imports, default values and decorators run before the kernel: fix that line and run again.",
+    ),
     KernelCompileError: (EXIT_USAGE, "The kernel does not compile", "Fix that line and run again."),
     ArgSpecError: (EXIT_USAGE, "Bad argument", ""),
     ExportError: (EXIT_USAGE, "Could not save", "Choose another file or folder."),
+    FileReadError: (EXIT_USAGE, "Could not open", "Choose a regular file (one you saved)."),
+    BeyondDeviceLimits: (EXIT_USAGE, "Beyond the device's limits", ""),
     RecordFileError: (
         EXIT_USAGE,
         "Not a simtviz record",
@@ -287,4 +326,14 @@ def describe(exc: BaseException) -> ErrorReport:
         todo = f"Try {exc.smaller}."
     elif isinstance(exc, MemoryError):
         what = "not enough memory for this run"
+    elif isinstance(exc, TimeLimitReached) and exc.phase == "arrays":
+        todo = (
+            "Make the arrays smaller (their shapes in --arg or the arguments table), or raise the time limit."
+        )
+    elif isinstance(exc, TimeLimitReached) and exc.phase in ("module", "prepare"):
+        todo = "Look at the file's top-level code (outside the kernel), or raise the time limit."
+    elif isinstance(exc, TraceUnsupported) and exc.message.startswith("syntax error"):
+        title, todo = "Syntax error", SYNTAX_ADVICE  # Python cannot read the file: no construct to rewrite
+    elif isinstance(exc, TraceUnsupported) and not exc.line:
+        todo = ""  # about the file as a whole (no kernel, several kernels): its message says what to do
     return ErrorReport(code, title, what, todo)

@@ -1,7 +1,8 @@
 """How long a run will take, before it runs: one rate table for every backend and experiment.
 
 The estimate decides when a run needs confirmation (the simulator runs up to
-``SIM_MAX_THREADS_UNASKED`` threads without asking) and what the question says.
+``SIM_MAX_THREADS_UNASKED`` threads without asking) and what the question says. Backends
+``gpu``, ``sim`` (numba's CUDA simulator) and ``emu`` (simtviz's lockstep CPU emulator).
 """
 
 from __future__ import annotations
@@ -27,26 +28,51 @@ SIM_THREADS_PER_SECOND: Final[dict[str, float]] = {"record": SIM_RATE, "vecadd":
 SIM_STARTUP_SECONDS: Final[dict[str, float]] = {"vecadd": 1.0, "trace": 2.0}
 # An experiment without its own measured rate is estimated at the slowest one.
 SIM_DEFAULT_THREADS_PER_SECOND: Final = min(SIM_THREADS_PER_SECOND.values())
+# How long a run on the CPU may take before it asks: what the simulator's 131,072 threads take
+# at its rate (≈ 44 s). The emulator's limit is derived from it, so both ask at the same wait.
+CONFIRM_SECONDS: Final = SIM_MAX_THREADS_UNASKED / SIM_RATE
+
+# Emulated threads a second, per experiment (the lockstep NumPy emulator, ``simtviz.emu``),
+# measured by benchmarks/emu_rates.py on the 2-core CPU machine while it was loaded (load 8-12,
+# docs/BENCHMARKS.md, 2026-12-03), rounded down: a run ends early, never late.
+EMU_THREADS_PER_SECOND: Final[dict[str, float]] = {
+    "record": 800_000.0,  # 2^20 threads recorded and verified in 0.6-1.2 s
+    "vecadd": 1_500_000.0,  # >= 1.7 M threads/s end to end
+    "trace": 300_000.0,  # 0.3-0.7 M threads/s with the analysis (3 accesses per thread)
+}
+# trace starts a fresh child process per run (no numba to import: NumPy and simtviz).
+EMU_STARTUP_SECONDS: Final[dict[str, float]] = {"trace": 0.5}
+EMU_DEFAULT_THREADS_PER_SECOND: Final = min(EMU_THREADS_PER_SECOND.values())
+# The emulator runs this many threads without asking: CONFIRM_SECONDS at its slowest rate.
+EMU_MAX_THREADS_UNASKED: Final = int(CONFIRM_SECONDS * EMU_DEFAULT_THREADS_PER_SECOND)
+
 # On the H200 a launch of 2.2 × 10^12 threads (grid 2^31 - 1 of 1024, a window recording) took
 # 4.4 s by CUDA events: ≈ 5 × 10^11 threads/s. The estimate stays on the safe side (slower GPUs).
 GPU_THREADS_PER_SECOND: Final = 2.0e11
 
 
 def threads_per_second(kind: str, experiment: str = "record") -> float:
-    """The rate used for ``experiment`` on backend ``kind`` (``"gpu"`` or ``"sim"``)."""
+    """The rate used for ``experiment`` on backend ``kind`` (``"gpu"``, ``"emu"`` or ``"sim"``)."""
     if kind == "gpu":
         return GPU_THREADS_PER_SECOND
+    if kind == "emu":
+        return EMU_THREADS_PER_SECOND.get(experiment, EMU_DEFAULT_THREADS_PER_SECOND)
     return SIM_THREADS_PER_SECOND.get(experiment, SIM_DEFAULT_THREADS_PER_SECOND)
 
 
 def estimate_seconds(kind: str, threads: int, experiment: str = "record") -> float:
     """Seconds ``threads`` threads of ``experiment`` take on backend ``kind``, leaning slow."""
-    startup = SIM_STARTUP_SECONDS.get(experiment, 0.0) if kind == "sim" else 0.0
-    return threads / threads_per_second(kind, experiment) + startup
+    startups = {"sim": SIM_STARTUP_SECONDS, "emu": EMU_STARTUP_SECONDS}.get(kind, {})
+    return threads / threads_per_second(kind, experiment) + startups.get(experiment, 0.0)
 
 
 def max_threads_unasked(kind: str) -> int:
-    return SIM_MAX_THREADS_UNASKED if kind == "sim" else GPU_MAX_THREADS_UNASKED
+    """Threads a run on backend ``kind`` may have before it asks first (CLI: ``--force``)."""
+    if kind == "sim":
+        return SIM_MAX_THREADS_UNASKED
+    if kind == "emu":
+        return EMU_MAX_THREADS_UNASKED
+    return GPU_MAX_THREADS_UNASKED
 
 
 def format_duration(seconds: float) -> str:

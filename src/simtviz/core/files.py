@@ -201,3 +201,83 @@ def current_umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+class FileReadError(OSError):
+    """A file the user asked to open is not one simtviz reads: its kind, size or text, in words."""
+
+
+KERNEL_FILE_LIMIT = 1_000_000  # a student's kernel file: 1 MB is far beyond any lesson's
+
+
+def read_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a file"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def read_user_file(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path`` (symlinks followed), refused by kind and size
+    BEFORE anything is read: a pipe, a device (``/dev/zero`` through a link), a folder or a file
+    over ``limit`` bytes raises ``FileReadError`` at once, so the caller never waits on it."""
+    target = Path(path).expanduser()
+    try:
+        st = os.stat(target)
+    except OSError as exc:
+        raise FileReadError(f"cannot read {target}: {exc.strerror or exc}") from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise FileReadError(f"cannot read {target}: it is {read_kind(st.st_mode)}")
+    _check_size(target, st.st_size, limit)
+    # O_NONBLOCK: should the path turn into a pipe between stat and open, open returns at once.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(target, flags)
+    except OSError as exc:
+        raise FileReadError(f"cannot read {target}: {exc.strerror or exc}") from exc
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise FileReadError(f"cannot read {target}: it is {read_kind(st.st_mode)}")
+        _check_size(target, st.st_size, limit)
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        _check_size(target, total, limit)  # it grew while being read
+        return b"".join(chunks)
+    except OSError as exc:
+        if isinstance(exc, FileReadError):
+            raise
+        raise FileReadError(f"cannot read {target}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+
+
+def _check_size(target: Path, size: int, limit: int) -> None:
+    if size > limit:
+        raise FileReadError(
+            f"cannot read {target}: it is {format_bytes(size)}, more than the {format_bytes(limit)} "
+            "simtviz reads for this kind of file"
+        )
+
+
+def read_user_text(path: str | Path, limit: int = KERNEL_FILE_LIMIT) -> str:
+    """``read_user_file`` decoded as UTF-8 (a byte-order mark is dropped); undecodable text is
+    refused in words."""
+    data = read_user_file(path, limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FileReadError(
+            f"cannot read {Path(path).expanduser()}: it is not UTF-8 text (byte {exc.start:,} is "
+            f"0x{data[exc.start]:02x}); save it as UTF-8 and open it again"
+        ) from exc

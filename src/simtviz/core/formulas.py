@@ -185,9 +185,11 @@ def totals_text(config: LaunchConfig) -> str:
 
 
 def backend_words(backend: str) -> str:
-    """A recording's ``backend`` (``sim`` or ``gpu:<device name>``) as the map's title says it."""
+    """A recording's ``backend`` (``sim``, ``emu`` or ``gpu:<device name>``) as the map's title says it."""
     if backend.startswith("gpu:"):
         return f"ran on the GPU: {backend[4:]}"
     if backend.startswith("gpu"):
         return "ran on the GPU"
+    if backend == "emu":
+        return "ran on the CPU emulator (lockstep, NumPy)"
     return "ran on the CUDA simulator (CPU)"

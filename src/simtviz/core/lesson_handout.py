@@ -1,8 +1,9 @@
 """The lesson as a take-home HTML handout: one self-contained file, printable.
 
-Inline CSS, figures as base64 PNG given by the caller (the app grabs them from its views), and
-the numbers of this run (the probes' results). Values a backend could not measure are printed
-with their reason, never left blank or filled in.
+Inline CSS, figures as base64 PNG given by the caller (the app grabs them from its views), the
+numbers of this run (the probes' results, each probe's table once, at the first step that uses
+it) and the student's predictions beside what the run measured. Values a backend could not
+measure are printed with their reason, never left blank or filled in.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from datetime import date
 from typing import Any
 
 from simtviz.core.lesson import STEPS, Step, probes_of
+from simtviz.core.lesson_questions import measured, why_not_measured
 
 CSS = """
 body { font-family: system-ui, sans-serif; max-width: 52em; margin: 2em auto; line-height: 1.45; }
@@ -25,6 +27,7 @@ pre { background: #f4f4f4; padding: .8em; overflow-x: auto; font-size: .9em; }
 table { border-collapse: collapse; margin: .5em 0; } td, th { border: 1px solid #bbb; padding: .2em .6em; }
 .gap { color: #666; font-style: italic; }
 .sim { color: #444; font-size: .9em; }
+.predict { border-left: 4px solid #2c6fbb; padding: .2em .8em; margin: 1em 0; }
 img { max-width: 100%; }
 @media print { h2 { page-break-before: auto; } .card, pre, table, img { page-break-inside: avoid; } }
 """
@@ -44,7 +47,9 @@ def _code(code: str) -> str:
 
 def format_value(value: Any) -> str:
     """A measured value as a student reads it (floats to 3 significant digits)."""
-    if isinstance(value, bool) or value is None:
+    if value is None:  # measured as nothing (nothing raised, no error): said in words
+        return "none"
+    if isinstance(value, bool):
         return str(value)
     if isinstance(value, float):
         return f"{value:.3g}"
@@ -75,24 +80,62 @@ def _figure(png: bytes | str, caption: str) -> str:
     return f"<figure>{img}<figcaption>{_e(caption)}</figcaption></figure>"
 
 
+def _evidence(result: Mapping[str, Any] | None, key: str) -> str:
+    """A card's evidence: the measured value, or why there is none (never a bare None)."""
+    if not result:
+        return "not run"
+    if result.get("error"):
+        return f"the probe failed: {result['error']}"
+    value = result.get(key)
+    if value is None:
+        reason = result.get("unavailable", {}).get(key)
+        return f"not measurable here: {reason}" if reason else "not reported by this run"
+    return format_value(value)
+
+
+def _prediction(step: Step, answers: Mapping[str, str], runs: Mapping[str, Mapping[str, Any]]) -> str:
+    q = step.question
+    if q is None:
+        return ""
+    given = answers.get(step.section)
+    result = runs.get(step.section)
+    got = measured(q, result)
+    run = _e(got) if got is not None else f'<span class="gap">{_e(why_not_measured(q, result))}</span>'
+    rows = [
+        ("Question", _e(q.prompt)),
+        ("Your answer", _e(given) if given is not None else '<span class="gap">not answered</span>'),
+        (f"Measured ({_e(result.get('backend', '?'))})" if result else "Measured", run),
+        ("Answer on a GPU", f"{_e(q.answer)}: {_e(q.why)}"),
+    ]
+    table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return f'<div class="predict"><p><b>Predict, then run</b></p><table>{table}</table></div>'
+
+
 def _step(
-    step: Step, results: Mapping[str, Mapping[str, Any]], figures: Sequence[tuple[bytes | str, str]]
+    step: Step,
+    results: Mapping[str, Mapping[str, Any]],
+    figures: Sequence[tuple[bytes | str, str]],
+    tables: Sequence[str] = (),
+    answers: Mapping[str, str] | None = None,
+    runs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> str:
-    parts = [f"<h2>{_e(step.heading)}</h2>", "<p>" + "<br>".join(_e(s) for s in step.explanation) + "</p>"]
-    parts.append(_code(step.code))
+    lines = (*step.explanation, *step.after_answer)
+    parts = [f"<h2>{_e(step.heading)}</h2>", "<p>" + "<br>".join(_e(s) for s in lines) + "</p>"]
+    if step.diagram:
+        parts.append(f"<pre>{_e(step.diagram)}</pre>")
+    if step.code:
+        parts.append(_code(step.code))
+    parts.append(_prediction(step, answers or {}, runs or {}))
     for erratum in step.errata:
-        evidence = results.get(erratum.probe, {})
-        value = evidence.get(erratum.evidence) if evidence else None
-        shown = format_value(value) if evidence and erratum.evidence in evidence else "not run"
+        shown = _evidence(results.get(erratum.probe), erratum.evidence)
         parts.append(
             '<div class="card">'
             f'<p class="says"><b>The chapter says:</b> {_e(erratum.chapter_says)}</p>'
             f'<p class="true"><b>What is true:</b> {_e(erratum.truth)}</p>'
             f"<p><b>Evidence</b> ({_e(erratum.probe)}: {_e(erratum.evidence)}): {_e(shown)}</p></div>"
         )
-    for name in probes_of(step):
-        if name in results:
-            parts.append(_numbers(results[name]))
+    for name in tables:
+        parts.append(_numbers(results[name]))
     for png, caption in figures:
         parts.append(_figure(png, caption))
     parts.append(
@@ -109,13 +152,20 @@ def render_handout(
     backend: str = "",
     when: date | None = None,
     title: str = "CUDA Python, step by step (CUDA Programming Guide §2.2)",
+    answers: Mapping[str, str] | None = None,
+    runs: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> str:
     """The handout's HTML. ``results``: probe name → its result dict from this run;
-    ``figures``: section → [(PNG bytes or base64 text, caption)]."""
+    ``figures``: section → [(PNG bytes or base64 text, caption)]; ``answers``: section → the
+    student's prediction; ``runs``: section → the probe result its Try it measured the answer by."""
     figures = figures or {}
     day = (when or date.today()).isoformat()
     body = [f"<h1>{_e(title)}</h1>", f"<p>Run on {_e(backend or 'this machine')}, {_e(day)}.</p>"]
-    body += [_step(s, results, figures.get(s.section, ())) for s in STEPS]
+    printed: set[str] = set()
+    for s in STEPS:
+        tables = [name for name in probes_of(s) if name in results and name not in printed]
+        printed.update(tables)
+        body.append(_step(s, results, figures.get(s.section, ()), tables, answers, runs))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body>\n"

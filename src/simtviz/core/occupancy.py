@@ -271,6 +271,37 @@ def _shared_limit(p: DeviceProfile, smem: int, opt_in: bool) -> tuple[int | None
     return p.shared_memory_per_sm // allocated, allocated
 
 
+def input_problems(p: DeviceProfile, block: int, regs: int, smem: int) -> list[str]:
+    """Each limit of ``p`` that a block of ``block`` threads, ``regs`` registers per thread and
+    ``smem`` bytes of shared memory breaks, in words; empty when the question can be answered."""
+    cc = f"compute capability {p.cc[0]}.{p.cc[1]}"
+    out = []
+    if block > p.max_threads_per_block:
+        out.append(f"{block:,} threads per block; {cc} allows at most {p.max_threads_per_block:,}")
+    if regs > p.max_registers_per_thread:
+        out.append(f"{regs:,} registers per thread; {cc} allows at most {p.max_registers_per_thread:,}")
+    if smem > p.shared_memory_per_block_optin:
+        out.append(
+            f"{smem:,} bytes of shared memory per block; {cc} allows at most "
+            f"{p.shared_memory_per_block_optin:,} even after opting in"
+        )
+    return out
+
+
+def opt_in_note(p: DeviceProfile, smem: int, regs: int, block: int) -> str | None:
+    """Words for a block above the 48 KiB a kernel gets without opting in, or None."""
+    if smem <= p.shared_memory_per_block or smem > p.shared_memory_per_block_optin:
+        return None
+    with_opt_in = occupancy(p, block, regs, smem, opt_in=True)
+    return (
+        f"{smem:,} bytes is above the {p.shared_memory_per_block // KIB} KB "
+        f"({p.shared_memory_per_block:,} bytes) of shared memory a block gets by default: such a "
+        "launch is refused unless the kernel opts in (cudaFuncSetAttribute with "
+        "MaxDynamicSharedMemorySize; numba's launches do not), hence 0 blocks. With the opt in: "
+        f"{with_opt_in.blocks_per_sm} blocks per SM ({with_opt_in.occupancy:.0%})."
+    )
+
+
 def occupancy(
     profile: DeviceProfile, block: int, regs_per_thread: int, smem_per_block: int = 0, *, opt_in: bool = False
 ) -> Occupancy:

@@ -17,10 +17,12 @@ import numpy as np
 from simtviz.core.errors import RecordFileError
 from simtviz.core.files import atomic_write
 from simtviz.core.launch import LaunchConfig
+from simtviz.core.limits import explain, validate
+from simtviz.core.npz_read import CheckedNpz
 from simtviz.core.oracle import Verification, verify
 from simtviz.core.schema import COLOR_FIELDS as SCHEMA_COLORS
-from simtviz.core.schema import CSV_COLUMNS, RECORD_FIELDS
-from simtviz.core.window import Window
+from simtviz.core.schema import CSV_COLUMNS, RECORD_FIELDS, RECORD_SCHEMA
+from simtviz.core.window import BYTES_PER_THREAD, DEFAULT_BUDGET_THREADS, Window
 
 # What the map can be coloured by: label → whether it is an id (categorical colours), and the
 # fields only a GPU fills (-1 in the simulator). Both follow schema.COLOR_FIELDS.
@@ -163,54 +165,73 @@ class Recording:
 
 
 REQUIRED_KEYS = (*RECORD_FIELDS, "gridDim", "blockDim", "backend")
+# The most array bytes a record may hold to be opened: a record of the default recording budget
+# (4,194,304 threads × 92 bytes = 386 MB) and its few small members.
+MAX_RECORD_BYTES = DEFAULT_BUDGET_THREADS * BYTES_PER_THREAD + 4096
 
 
 def load_npz(path: str | Path) -> Recording:
     """Read a file written by ``simtviz record`` or File → Export back into a Recording.
 
-    Never unpickles (a record file may come from anyone); anything that is not a record raises
-    ``RecordFileError`` saying what is wrong with the file.
+    Never unpickles (a record file may come from anyone), and checks the launch, the window and
+    every member's size from the headers before any member is decompressed (``npz_read``);
+    anything that is not a record raises ``RecordFileError`` saying what is wrong with the file,
+    and nothing else.
     """
-    try:
-        data = np.load(path, allow_pickle=False)
-    except OSError as exc:
-        raise RecordFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except (ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise RecordFileError(f"{path} is not a NumPy .npz archive") from exc
-    if not isinstance(data, np.lib.npyio.NpzFile):
-        raise RecordFileError(f"{path} holds a single array (.npy), not a simtviz record (.npz)")
-    with data:
-        missing = [key for key in REQUIRED_KEYS if key not in data.files]
+    with CheckedNpz(path, MAX_RECORD_BYTES) as data:
+        missing = [key for key in REQUIRED_KEYS if key not in data]
         if missing:
             raise RecordFileError(f"{path} is not a simtviz record: it has no {', '.join(missing)}")
-        key = ""
-        try:
-            key = "gridDim"
-            grid = tuple(int(v) for v in data["gridDim"])
-            key = "blockDim"
-            config = LaunchConfig.of(grid, tuple(int(v) for v in data["blockDim"]))
-            key = "window"
-            if "window_origin" in data.files:
-                window = Window(
-                    tuple(int(v) for v in data["window_origin"]),  # type: ignore[arg-type]
-                    tuple(int(v) for v in data["window_size"]),  # type: ignore[arg-type]
-                )
-            else:
-                window = Window.full(config)
-            fields = {}
-            for key in RECORD_FIELDS:
-                fields[key] = data[key]
-                rows = fields[key].shape[0] if fields[key].ndim else 0
-                if rows != window.threads:
-                    raise ValueError(f"{rows:,} rows for {window.threads:,} threads")
-            key = "backend"
-            backend = str(data["backend"])
-        except ValueError as exc:
-            if "allow_pickle" in str(exc):
+        grid = _triple(data, "gridDim", path)
+        block = _triple(data, "blockDim", path)
+        config = LaunchConfig.of(grid, block)
+        problems = validate(config)
+        if problems:
+            raise RecordFileError(
+                f"{path} is damaged: its launch gridDim {grid}, blockDim {block} is one no GPU "
+                f"runs: {explain(problems)}"
+            )
+        if "window_origin" in data or "window_size" in data:
+            window = Window(_triple(data, "window_origin", path), _triple(data, "window_size", path))
+            inside = all(
+                o >= 0 and s >= 1 and o + s <= e
+                for o, s, e in zip(window.origin, window.size, config.extent, strict=True)
+            )
+            if not inside:
                 raise RecordFileError(
-                    f"{path}: {key} holds Python objects, which simtviz never loads"
-                ) from exc
-            raise RecordFileError(f"{path} is damaged: {key}: {exc}") from exc
-        except (TypeError, KeyError, OSError, EOFError, zipfile.BadZipFile) as exc:
-            raise RecordFileError(f"{path} is damaged: {key}: {exc}") from exc
-    return Recording(config, window, fields, backend, verify(fields, config, window))
+                    f"{path} is damaged: its window (origin {window.origin}, size {window.size}) "
+                    f"is not inside the launch's {config.extent} threads"
+                )
+        else:
+            window = Window.full(config)
+        for f in RECORD_SCHEMA:  # every row count and type from the headers, before any read
+            m = data.members[f.name]
+            want = (window.threads, *f.shape)
+            if m.shape[:1] != want[:1]:
+                rows = m.shape[0] if m.shape else 0
+                raise RecordFileError(
+                    f"{path} is damaged: {f.name}: {rows:,} rows for {window.threads:,} threads"
+                )
+            if m.shape != want or m.dtype.kind not in "iu":
+                raise RecordFileError(
+                    f"{path} is damaged: {f.name}: {m.dtype} {m.shape} where a record has {f.dtype} {want}"
+                )
+        b = data.members["backend"]
+        if b.shape != () or b.dtype.kind != "U" or b.nbytes > 256:
+            raise RecordFileError(f"{path} is damaged: backend: {b.dtype} {b.shape} is not a short name")
+        backend = str(data.array("backend"))
+        fields = {f.name: data.array(f.name) for f in RECORD_SCHEMA}
+    try:
+        verification = verify(fields, config, window)
+    except MemoryError as exc:
+        raise RecordFileError(
+            f"{path}: checking its {window.threads:,} threads does not fit in memory"
+        ) from exc
+    return Recording(config, window, fields, backend, verification)
+
+
+def _triple(data: CheckedNpz, key: str, path: str | Path) -> tuple[int, int, int]:
+    m = data.members[key]
+    if m.shape != (3,) or m.dtype.kind not in "iu":
+        raise RecordFileError(f"{path} is damaged: {key} must be 3 whole numbers (it is {m.dtype} {m.shape})")
+    return tuple(int(v) for v in data.array(key))  # type: ignore[return-value]

@@ -30,10 +30,10 @@ def format_ms(ms: float) -> str:
     return f"{ms * 1000:.1f} µs" if ms < 0.1 else f"{ms:.3f} ms"
 
 
-def kernel_time_words(timings: Mapping[str, float | None]) -> str:
+def kernel_time_words(timings: Mapping[str, float | None], backend: str = "sim") -> str:
     """E.g. ``kernel ran 26.8 µs (threads' %globaltimer, first start → last end); CUDA events
     30.0 µs (GPU time, GPU kept busy)``; without the threads' end time the events come first;
-    on the simulator, that it has no GPU clock."""
+    on the simulator or the emulator (``backend``, as a record saves it), that it has no GPU clock."""
     kernel, span, ran = timings.get("kernel_ms"), timings.get("span_ms"), timings.get("run_span_ms")
     if ran is not None:
         words = f"kernel ran {format_ms(ran)} ({SPAN_HOW}, first start → last end)"
@@ -48,5 +48,6 @@ def kernel_time_words(timings: Mapping[str, float | None]) -> str:
     if not parts:
         if "launch_host_ms" in timings:  # a GPU run whose events could not be trusted
             return "kernel time not measured (the GPU went idle before the launch was queued)"
-        return "kernel time unknown (the simulator has no GPU clock)"
+        cpu = "the CPU emulator" if backend == "emu" else "the simulator"
+        return f"kernel time unknown ({cpu} has no GPU clock)"
     return ", ".join(parts)

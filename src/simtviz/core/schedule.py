@@ -308,11 +308,26 @@ def save_npz(result: ScheduleResult, path: str | Path) -> Path:
 
 
 def load_npz(path: str | Path) -> dict[str, Any]:
-    """The arrays of a saved schedule and its summary dict (``"summary"``), e.g. a test fixture."""
+    """The arrays of a saved schedule and its summary dict (``"summary"``), e.g. a test fixture.
+
+    Checked from the headers before anything is decompressed (``npz_read``); any file that is
+    not a schedule raises ``RecordFileError`` in words."""
     import json
 
-    with np.load(Path(path), allow_pickle=False) as data:
-        out: dict[str, Any] = {key: data[key] for key in data.files}
-    out["summary"] = json.loads(str(out["summary"]))
-    out["backend"] = str(out["backend"])
+    from simtviz.core.errors import RecordFileError
+    from simtviz.core.npz_read import CheckedNpz
+
+    with CheckedNpz(Path(path), MAX_SCHEDULE_BYTES, "schedule") as data:
+        out: dict[str, Any] = {key: data.array(key) for key in data.files}
+    try:
+        out["summary"] = json.loads(str(out["summary"]))
+        out["backend"] = str(out["backend"])
+    except (KeyError, ValueError) as exc:
+        raise RecordFileError(f"{path} is not a simtviz schedule: {exc}") from exc
+    if not isinstance(out["summary"], dict):
+        raise RecordFileError(f"{path} is not a simtviz schedule: its summary is not a table")
     return out
+
+
+# A schedule holds a few numbers per block: 256 MB is millions of blocks, far past any lesson's.
+MAX_SCHEDULE_BYTES = 256_000_000

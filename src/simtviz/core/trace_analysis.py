@@ -50,8 +50,8 @@ import numpy as np
 from simtviz.core.trace_rewrite import KINDS, Site
 
 # Log layout: must match simtviz.kernels.trace_helpers (kept here too: core must not import kernels).
-F_THREAD, F_SITE, F_FLAGS, F_OFFSET, F_I0, F_I1, F_I2 = range(7)
-LOG_FIELDS = 7
+F_THREAD, F_SITE, F_FLAGS, F_OFFSET, F_I0, F_I1, F_I2, F_EPOCH = range(8)
+LOG_FIELDS = 8
 KIND_LOAD, KIND_STORE, KIND_ATOMIC = 0, 1, 2
 # The counters (also trace_helpers'): accesses outside the window, log slots taken inside it.
 C_OUTSIDE, C_SLOTS = 0, 1
@@ -122,6 +122,7 @@ class Analysis:
     site_counts: list[dict[str, int]] = field(default_factory=list)
     shared_arrays: dict[str, dict[str, Any]] | None = None  # None: the kernel has no shared array
     shared_lines: list[dict[str, Any]] | None = None
+    hazards: list[dict[str, Any]] = field(default_factory=list)  # see trace_hazards
 
     def summary(self) -> dict[str, Any]:
         """The log-derived part of ``trace --json``; the shared keys only when there are shared
@@ -133,6 +134,7 @@ class Analysis:
             "oob": self.oob,
             "arrays": self.arrays,
             "lines": self.lines,
+            "hazards": self.hazards,
         }
         if self.shared_arrays is not None:
             out["shared_arrays"] = self.shared_arrays
@@ -495,6 +497,8 @@ def analyse(
             "multi_writer": int((writers > 1).sum()),
         }
 
+    from simtviz.core.trace_hazards import find_hazards  # it builds on this module's helpers
+
     return Analysis(
         accesses=int(accesses),
         logged=logged,
@@ -506,6 +510,7 @@ def analyse(
         site_counts=site_counts,
         shared_arrays=shared_arrays if has_shared else None,
         shared_lines=shared_lines if has_shared else None,
+        hazards=find_hazards(xp, log, sites, arrays, block),
     )
 
 

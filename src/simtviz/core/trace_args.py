@@ -20,13 +20,16 @@ MAX_DIMS = 3
 # Elements per traced array: far beyond what a student types, small enough that a typo
 # (an extra 0) is refused in words instead of exhausting memory.
 MAX_ELEMENTS = 1 << 30
+# The traced arrays together: 2 GiB is far past any lesson's, and the simulator child holds each
+# array twice (host and "device") within its 16 GiB address space (backends/trace/limits.py).
+ARRAY_BUDGET_BYTES = 1 << 31
 # random: floats uniform in [0, 1); integers in [0, RANDOM_INT_HIGH), good for bins and indices.
 RANDOM_INT_HIGH = 100
 DEFAULT_SEED = 12345
 
 _ARRAY = re.compile(r"^(?P<dtype>[a-z0-9]+)\s*\[(?P<dims>[^\]]*)\]\s*(?::\s*(?P<init>.*))?$")
 _SCALAR = re.compile(r"^(?P<dtype>[a-z0-9]+)\s*:\s*(?P<value>.+)$")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME = re.compile(r"^\w+$")  # then str.isidentifier: any Python name, ``données`` included
 
 
 class ArgSpecError(ValueError):
@@ -98,7 +101,7 @@ def _number(text: str, dtype: str, whole: str) -> float | int:
 def parse_spec(name: str, text: str) -> ArgSpec:
     """One parameter's SPEC (without ``NAME=``), e.g. ``float32[1000]:random`` or ``int64:1000``."""
     whole = str(text).strip()
-    if not _NAME.match(name):
+    if not (_NAME.match(name) and name.isidentifier()):
         raise ArgSpecError(f"{name!r} is not a parameter name")
     match = _ARRAY.match(whole)
     if match:
@@ -160,7 +163,27 @@ def parse_args(specs: Mapping[str, str] | Iterable[str]) -> dict[str, ArgSpec]:
         if spec.name in out:
             raise ArgSpecError(f"{spec.name} is given twice")
         out[spec.name] = spec
+    check_array_budget(out.values())
     return out
+
+
+def check_array_budget(specs: Iterable[ArgSpec], budget: int = ARRAY_BUDGET_BYTES) -> None:
+    """ArgSpecError, before anything is allocated, when the arrays together exceed ``budget``
+    bytes; the words name each array's size and what to make smaller."""
+    from simtviz.core.files import format_bytes
+
+    arrays = [s for s in specs if isinstance(s, ArraySpec)]
+    sizes = {s.name: s.size * np.dtype(s.dtype).itemsize for s in arrays}
+    total = sum(sizes.values())
+    if total <= budget:
+        return
+    largest = max(sizes, key=lambda n: sizes[n])
+    each = ", ".join(f"{n} {format_bytes(b)}" for n, b in sizes.items())
+    raise ArgSpecError(
+        f"the arrays need {format_bytes(total)} together ({each}), more than the "
+        f"{format_bytes(budget)} simtviz builds for a traced run; make the largest ({largest}) "
+        "smaller: a few thousand elements show every pattern a lesson needs"
+    )
 
 
 def match_parameters(params: Iterable[str], specs: Mapping[str, ArgSpec]) -> list[ArgSpec]:

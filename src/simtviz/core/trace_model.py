@@ -13,7 +13,7 @@ from simtviz.core.trace_analysis import Analysis, ArrayInfo
 from simtviz.core.trace_args import DEFAULT_SEED, ArgSpecError
 from simtviz.core.trace_rewrite import Site
 
-# Accesses logged at most (56 bytes each): 2^21 ≈ 117 MB, fits a laptop GPU beside the arrays.
+# Accesses logged at most (64 bytes each): 2^21 ≈ 134 MB, fits a laptop GPU beside the arrays.
 DEFAULT_BUDGET = 1 << 21
 # The simulator logs into host memory; its launches are small anyway.
 SIM_BUDGET = 1 << 20
@@ -30,6 +30,14 @@ class KernelCompileError(ValueError):
 
     def __reduce__(self) -> tuple[type, tuple[int, str]]:  # crosses from the child process
         return (KernelCompileError, (self.line, str(self)))
+
+
+class TopLevelError(KernelCompileError):
+    """The file's top-level code (an import, a default value, a decorator) raised before the
+    kernel could be compiled; ``line`` is the student's line (0: unknown)."""
+
+    def __reduce__(self) -> tuple[type, tuple[int, str]]:
+        return (TopLevelError, (self.line, str(self)))
 
 
 @dataclass(frozen=True)

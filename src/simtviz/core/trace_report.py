@@ -14,9 +14,22 @@ import numpy as np
 
 from simtviz.core.files import atomic_write
 from simtviz.core.trace_analysis import LOG_FIELDS, oob_details
+from simtviz.core.trace_hazards import hazard_words
 from simtviz.core.trace_model import TraceResult
+from simtviz.core.trace_words import (
+    EFFICIENCY_LEGEND,
+    RACE_ON_SIMULATOR,
+    SECTORS_LEGEND,
+    WAVEFRONTS_LEGEND,
+    check_caveats,
+    element_words,
+    look_at,
+    sectors_words,
+    shape_words,
+    thread_words,
+)
 
-LOG_FIELD_NAMES = ("thread", "site", "flags", "offset", "i0", "i1", "i2")
+LOG_FIELD_NAMES = ("thread", "site", "flags", "offset", "i0", "i1", "i2", "epoch")
 assert len(LOG_FIELD_NAMES) == LOG_FIELDS
 OOB_SHOWN = 5  # out-of-bounds attempts listed one by one (all are counted)
 
@@ -29,6 +42,8 @@ def timing_words(s: dict[str, Any]) -> str:
     if s.get("kernel_ms") is None:
         if s.get("backend") == "sim":
             return "Kernel time: not measured on the simulator (it runs each thread as Python)."
+        if s.get("backend") == "emu":
+            return "Kernel time: not measured on the CPU emulator (it has no GPU clock)."
         if s.get("instrumented_ms") is not None:
             return (
                 f"Kernel time: {s['instrumented_ms']:.3f} ms traced (GPU time, host launch cost excluded); "
@@ -62,7 +77,9 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
     s = result.summary()
     lines = [
         f"{s['kernel']}[{_dims(s['grid'])}, {_dims(s['block'])}] — {s['threads']:,} threads on "
-        + ("the CUDA simulator" if s["backend"] == "sim" else s["backend"].removeprefix("gpu:")),
+        + {"sim": "the CUDA simulator", "emu": "the CPU emulator"}.get(
+            s["backend"], s["backend"].removeprefix("gpu:")
+        ),
     ]
     window = s.get("window")
     if window:
@@ -90,6 +107,9 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         )
     else:
         lines.append(f"{s['accesses']:,} memory accesses, all logged.")
+    look = look_at(s)
+    if look:  # the line the editor highlights first, then the others
+        lines.append("Look at " + "; ".join(f"line {n} ({why})" for n, why in look) + ".")
     if s["oob_total"]:
         lines.append(
             f"{s['oob_total']:,} out-of-bounds accesses (skipped here; a GPU would have touched "
@@ -98,14 +118,17 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         for o in s["oob"]:
             lines.append(f"  line {o['line']}: {o['count']:,} × {o['kind']} of {o['array']}")
         for d in oob_details(result.log, result.sites, result.arrays, oob_shown):
+            who = thread_words(d["thread"], s["grid"], s["block"])
             lines.append(
-                f"  e.g. thread {d['thread']:,} (line {d['line']}) {d['kind']}s {d['array']}"
-                f"[{', '.join(map(str, d['index']))}], but {d['array']} has shape {tuple(d['shape'])}"
+                f"  e.g. line {d['line']}: the thread with {who} (thread {d['thread']:,}) {d['kind']}s "
+                f"{element_words(d['array'], d['index'], d['shape'])}, "
+                f"but {shape_words(d['array'], d['shape'])}"
             )
     else:
         lines.append(
             "No out-of-bounds accesses by the window's threads." if window else "No out-of-bounds accesses."
         )
+    lines.extend(hazard_words(h, s["grid"], s["block"]) for h in s.get("hazards") or [])
     for name, a in s["arrays"].items():
         size = int(np.prod(a["shape"])) if a["shape"] else 1
         parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
@@ -120,6 +143,8 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
                 f"; {a['multi_writer']:,} elements stored by more than one thread "
                 "(a race unless the threads write the same value)"
             )
+            if s["backend"] == "sim" and not (s.get("check") or {}).get("passed"):
+                text += f"; {RACE_ON_SIMULATOR}"  # a passed check says it beside its verdict
         lines.append(text + ".")
     for name, a in (s.get("shared_arrays") or {}).items():
         parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
@@ -133,16 +158,23 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         if row["requests"] and row.get("space") == "shared":
             lines.append(f"line {row['line']} {row['kind']} {row['array']} (shared): " + bank_words(row))
         elif row["requests"]:
-            lines.append(
-                f"line {row['line']} {row['kind']} {row['array']}: {row['sectors_per_request']:g} "
-                f"sectors per request, {row['efficiency']:.0%} of the fetched bytes used"
-            )
+            dtype = (s["arrays"].get(row["array"]) or {}).get("dtype")
+            lines.append(f"line {row['line']} {row['kind']} {row['array']}: " + sectors_words(row, dtype))
+    if any(r["requests"] and r.get("space") != "shared" for r in rows):
+        lines += [SECTORS_LEGEND, EFFICIENCY_LEGEND]
+    if any(r["requests"] and r.get("space") == "shared" for r in rows):
+        lines.append(WAVEFRONTS_LEGEND)
     check = s.get("check")
+    caveats = check_caveats(s)
     if check:
         if check.get("error"):
             lines.append(f"Check {check['expression']}: could not be evaluated ({check['error']}).")
         elif check["passed"]:
-            lines.append(f"Check {check['expression']}: passed.")
+            if caveats:  # what a pass here does not prove, beside the verdict
+                lines.append(f"Check {check['expression']}: passed here,")
+                lines.extend(caveats)
+            else:
+                lines.append(f"Check {check['expression']}: passed.")
         else:
             failing = f" ({check['failing']:,} elements differ)" if check.get("failing") else ""
             lines.append(f"Check {check['expression']}: FAILED{failing}.")
@@ -154,7 +186,7 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
 def save_npz(result: TraceResult, path: str | Path) -> Path:
     """The log (one row per logged access) and the summary, as ``simtviz trace --out`` writes them.
 
-    Keys: ``log`` (logged, 7) int64 with ``log_fields`` naming its columns (flags = oob | kind << 1
+    Keys: ``log`` (logged, 8) int64 with ``log_fields`` naming its columns (flags = oob | kind << 1
     | array << 3), ``line``/``array``/``kind``/``oob`` per row decoded, ``sites`` (site id → line),
     ``arrays`` (array id → name: the parameters, then the shared arrays) with ``array_spaces``
     (``global`` or ``shared``), ``summary`` (the trace --json object as JSON text), ``backend``,

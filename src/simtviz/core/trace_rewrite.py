@@ -7,9 +7,10 @@ the kernel creates (``s = cuda.shared.array(shape, dtype)``, see ``trace_shared`
 to a helper of ``simtviz.kernels.trace_helpers`` that logs the access and performs it only when it
 is in bounds. The log's array ids number the array parameters first, then the shared arrays in
 source order (``Rewrite.array_names``); the helpers are the same for both. Each such place is
-a ``Site`` with its id, line, array and kind. The traced kernel takes four more parameters
-(``EXTRA_PARAMS``): the log, its two counters, and the window of blocks whose threads are logged
-(first block in linear order, number of blocks).
+a ``Site`` with its id, line, array and kind. Each ``cuda.syncthreads()`` statement also counts
+the thread's barriers (``_tv_epoch``), which every logged access carries. The traced kernel
+takes four more parameters (``EXTRA_PARAMS``): the log, its two counters, and the window of
+blocks whose threads are logged (first block in linear order, number of blocks).
 
 The rewritten tree keeps the student's line numbers (new nodes take the location of the node
 they replace) and is compiled against the student's own file name, so numba's typing errors
@@ -50,13 +51,16 @@ from simtviz.core.trace_source import (
     PREFIX,
     TraceUnsupported,
     choose_kernel,
+    kept_statement,
     parse,
+    refuse_hidden_barriers,
 )
 
 KINDS = ("load", "store", "atomic")
 LOG = "_tv_log"
 COUNT = "_tv_count"
 TID = "_tv_tid"
+EPOCH = "_tv_epoch"  # the thread's barrier count: each cuda.syncthreads() adds 1
 FIRST = "_tv_first"  # the window: its first block (linear order) and how many blocks
 BLOCKS = "_tv_blocks"
 EXTRA_PARAMS = (LOG, COUNT, FIRST, BLOCKS)  # appended to the kernel's own parameters
@@ -65,9 +69,6 @@ HELPER_MODULE = "simtviz.kernels.trace_helpers"
 ARRAY_ATTRIBUTES = {"shape", "size", "ndim", "strides", "itemsize", "dtype"}
 ATOMIC_OPS = {"add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec",
               "cas", "compare_and_swap"}  # fmt: skip
-# Calls allowed in a kept top-level constant: numeric types (np.float32(0.5), numba.int32(3)).
-_CONSTANT_CALLS = {"int", "float", "bool", "float32", "float64", "int8", "int16", "int32", "int64",
-                   "uint8", "uint16", "uint32", "uint64", "complex64", "complex128"}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,7 @@ class Rewrite:
     plain_tree: ast.Module  # the same module, kernel as written (for its own timing)
     dropped_lines: list[int] = field(default_factory=list)
     shared: tuple[SharedArray, ...] = ()  # shared arrays: the array ids after the parameters'
+    barrier_lines: tuple[int, ...] = ()  # lines of the kernel's cuda.syncthreads() statements
 
     @property
     def array_names(self) -> tuple[str, ...]:
@@ -111,30 +113,6 @@ class Rewrite:
 
     def array_id(self, name: str) -> int:
         return self.array_names.index(name)
-
-
-# --- the module around the kernel ------------------------------------------------------------
-
-
-def _constant_like(value: ast.expr) -> bool:
-    for node in ast.walk(value):
-        if isinstance(node, ast.Call):
-            func = node.func
-            last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if last not in _CONSTANT_CALLS:
-                return False
-        if isinstance(node, ast.Lambda | ast.NamedExpr | ast.Await | ast.Yield | ast.YieldFrom):
-            return False
-    return True
-
-
-def _kept(node: ast.stmt) -> bool:
-    if isinstance(node, ast.Import | ast.ImportFrom | ast.FunctionDef):
-        return True
-    if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-        return _constant_like(node.value)
-    # a docstring
-    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
 
 
 _Node = TypeVar("_Node", bound=ast.AST)
@@ -177,7 +155,7 @@ def _module(tree: ast.Module, kernel: ast.FunctionDef, extra_imports: list[ast.s
             node.decorator_list = [
                 _at(ast.Attribute(value=ast.Name(id=CUDA, ctx=ast.Load()), attr="jit", ctx=ast.Load()), node)
             ]
-        if _kept(node):
+        if kept_statement(node):
             body.append(node)
     # after the docstring and any `from __future__` import, which must come first
     at = 0
@@ -218,6 +196,13 @@ def _atomic_op(call: ast.Call) -> str | None:
     return None
 
 
+def _is_barrier(node: ast.expr) -> bool:
+    """``cuda.syncthreads()`` (any alias of cuda) or ``syncthreads()`` imported from it."""
+    func = getattr(node, "func", None)
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return isinstance(node, ast.Call) and not node.args and name == "syncthreads"
+
+
 def _indices(node: ast.expr) -> list[ast.expr]:
     if isinstance(node, ast.Tuple):
         return list(node.elts)
@@ -240,6 +225,7 @@ class _KernelRewriter(ast.NodeTransformer):
         self.shared_defs = shared_defs  # ids of the `s = cuda.shared.array(...)` statements
         self.sites: list[Site] = []
         self.helpers: set[str] = set()
+        self.barrier_lines: list[int] = []
 
     # -- bookkeeping
 
@@ -294,6 +280,7 @@ class _KernelRewriter(ast.NodeTransformer):
             _name(LOG, node),
             _name(COUNT, node),
             _name(TID, node),
+            _name(EPOCH, node),
             _const(site, node),
             _const(self._array_id(array), node),
         ]
@@ -327,6 +314,15 @@ class _KernelRewriter(ast.NodeTransformer):
 
     def visit_Nonlocal(self, node: ast.Nonlocal) -> ast.AST:
         raise TraceUnsupported(node.lineno, "nonlocal statement in the kernel")
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        # `cuda.syncthreads()` → `_tv_epoch = _tv_sync(_tv_epoch)`: the barrier, counted
+        if _is_barrier(node.value):
+            self.barrier_lines.append(node.lineno)
+            self.helpers.add("tv_sync")
+            call = _call(PREFIX + "sync", [_name(EPOCH, node)], node)
+            return _at(ast.Assign(targets=[_name(EPOCH, node, ast.Store())], value=call), node)
+        return self.generic_visit(node)
 
     def visit_Delete(self, node: ast.Delete) -> ast.AST:
         for target in node.targets:
@@ -517,6 +513,18 @@ def _infer_arrays(kernel: ast.FunctionDef, params: tuple[str, ...]) -> dict[str,
     return found
 
 
+def plain_module(
+    source: str, kernel: str | None = None, filename: str = "<kernel>"
+) -> tuple[ast.Module, str]:
+    """The module a GPU would compile, untraced and without the rewrite's refusals: the kept
+    top-level statements with kernel ``kernel`` (or the only one) under a plain ``cuda.jit``
+    (imported as ``_tv_cuda``). Returns (module, the kernel's name)."""
+    tree = parse(source, filename)
+    fn = choose_kernel(tree, kernel)
+    line = tree.body[0].lineno if tree.body else 1
+    return _module(tree, fn, _imports([], line)), fn.name
+
+
 def rewrite_kernel(
     source: str,
     kernel: str | None = None,
@@ -545,6 +553,7 @@ def rewrite_kernel(
 
     import copy
 
+    refuse_hidden_barriers(tree, fn)
     shared, shared_defs = find_shared_arrays(tree, fn)
     for s in shared:
         if s.name in params:
@@ -573,15 +582,16 @@ def rewrite_kernel(
         ),
         first,
     )
+    epoch = _at(ast.Assign(targets=[ast.Name(id=EPOCH, ctx=ast.Store())], value=_const(0, first)), first)
     rewriter.helpers.add("tv_thread_id")
     traced_fn = copy.copy(fn)
-    traced_fn.body = [tid, *body]
+    traced_fn.body = [tid, epoch, *body]
     traced_fn.args = copy.deepcopy(fn.args)
     traced_fn.args.args = [*traced_fn.args.args, *(ast.arg(arg=name) for name in EXTRA_PARAMS)]
     for a in traced_fn.args.args[-len(EXTRA_PARAMS) :]:
         _at(a, fn)
 
-    dropped = [n.lineno for n in tree.body if not _kept(n)]
+    dropped = [n.lineno for n in tree.body if not kept_statement(n)]
     line = tree.body[0].lineno if tree.body else 1
     traced_tree = ast.Module(body=[n if n is not fn else traced_fn for n in tree.body], type_ignores=[])
     traced = _module(traced_tree, traced_fn, _imports(sorted(rewriter.helpers), line))
@@ -598,4 +608,5 @@ def rewrite_kernel(
         plain_tree=plain,
         dropped_lines=dropped,
         shared=tuple(shared),
+        barrier_lines=tuple(rewriter.barrier_lines),
     )

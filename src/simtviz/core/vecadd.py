@@ -423,7 +423,7 @@ def sweep_table(result: VecaddResult) -> str:
     for row in result.sweep:
         time = _ms(row.kernel_ms if row.kernel_ms is not None else row.sim_wall_ms)
         if row.kernel_ms is None and row.sim_wall_ms is not None:
-            time += " (sim)"
+            time += f" ({result.backend})"  # CPU wall-clock: the simulator's or the emulator's
         rows.append(
             f"{row.block:>6} {row.grid:>10,} {row.idle_threads:>6} {time:>12} {_gbps(row.bandwidth_GBps):>12}"
         )

@@ -17,6 +17,8 @@ KERNEL_MODULES: dict[str, list[tuple[str, str]]] = {
     "simtviz.kernels.busy": [],
     # Blocks record (SM, start, end); the schedule experiment (issue 13).
     "simtviz.kernels.schedule": [],
+    # The lesson's probes: counting threads, indices, warps and lanes (issue 22).
+    "simtviz.kernels.lesson": [],
 }
 
 

@@ -7,7 +7,9 @@ in the window (the value is its slot), ``count[0]`` for one outside. Both count 
 so the launch's accesses are ``count[0] + count[1]`` and the window's ``count[1]``, and a row is
 written only while the slot is below the log's capacity (the budget), so an overfull log still
 says how many accesses were made. A thread's slots grow in its program order (its atomics are
-ordered), which is how the analysis numbers each thread's executions of a site.
+ordered), which is how the analysis numbers each thread's executions of a site. Each row also
+carries the thread's *epoch*: how many ``cuda.syncthreads()`` (``tv_sync``) it had passed, so the
+analysis knows which accesses of one block a barrier separates.
 
 The access itself happens only when every index is inside the array: a load out of bounds gives 0
 of the array's type, a store is skipped. Negative indices count as out of bounds too: CUDA C
@@ -38,7 +40,8 @@ F_OFFSET = 3  # byte offset from the array's start (sum of index * stride); may 
 F_I0 = 4  # the indices as the thread computed them (unused dimensions 0)
 F_I1 = 5
 F_I2 = 6
-LOG_FIELDS = 7
+F_EPOCH = 7  # barriers (cuda.syncthreads) the thread had passed when it made the access
+LOG_FIELDS = 8
 
 KIND_LOAD = 0
 KIND_STORE = 1
@@ -115,7 +118,7 @@ def tv_thread_id(first, blocks):  # type: ignore[no-untyped-def]
 
 
 @_device
-def _log(log, count, tid, site, flags, offset, i0, i1, i2):  # type: ignore[no-untyped-def]
+def _log(log, count, tid, epoch, site, flags, offset, i0, i1, i2):  # type: ignore[no-untyped-def]
     # One atomic per access, on the counter that fits the thread (a select, not a branch).
     inside = tid >= 0
     slot = cuda.atomic.add(count, C_SLOTS if inside else C_OUTSIDE, 1)
@@ -127,6 +130,7 @@ def _log(log, count, tid, site, flags, offset, i0, i1, i2):  # type: ignore[no-u
         log[F_I0, slot] = i0
         log[F_I1, slot] = i1
         log[F_I2, slot] = i2
+        log[F_EPOCH, slot] = epoch
 
 
 @_device
@@ -143,26 +147,26 @@ def _oob1(a, i):  # type: ignore[no-untyped-def]
 
 
 @_device
-def tv_load1(a, i, log, count, tid, site, array):  # type: ignore[no-untyped-def]
+def tv_load1(a, i, log, count, tid, epoch, site, array):  # type: ignore[no-untyped-def]
     oob = _oob1(a, i)
-    _log(log, count, tid, site, _flags(oob, KIND_LOAD, array), i * a.strides[0], i, 0, 0)
+    _log(log, count, tid, epoch, site, _flags(oob, KIND_LOAD, array), i * a.strides[0], i, 0, 0)
     if oob:
         return zero_of(a)
     return a[i]
 
 
 @_device
-def tv_store1(a, i, value, log, count, tid, site, array):  # type: ignore[no-untyped-def]
+def tv_store1(a, i, value, log, count, tid, epoch, site, array):  # type: ignore[no-untyped-def]
     oob = _oob1(a, i)
-    _log(log, count, tid, site, _flags(oob, KIND_STORE, array), i * a.strides[0], i, 0, 0)
+    _log(log, count, tid, epoch, site, _flags(oob, KIND_STORE, array), i * a.strides[0], i, 0, 0)
     if not oob:
         a[i] = value
 
 
 @_device
-def tv_atomic_add1(a, i, value, log, count, tid, site, array):  # type: ignore[no-untyped-def]
+def tv_atomic_add1(a, i, value, log, count, tid, epoch, site, array):  # type: ignore[no-untyped-def]
     oob = _oob1(a, i)
-    _log(log, count, tid, site, _flags(oob, KIND_ATOMIC, array), i * a.strides[0], i, 0, 0)
+    _log(log, count, tid, epoch, site, _flags(oob, KIND_ATOMIC, array), i * a.strides[0], i, 0, 0)
     if oob:
         return zero_of(a)
     return cuda.atomic.add(a, i, value)
@@ -182,26 +186,26 @@ def _offset2(a, i, j):  # type: ignore[no-untyped-def]
 
 
 @_device
-def tv_load2(a, i, j, log, count, tid, site, array):  # type: ignore[no-untyped-def]
+def tv_load2(a, i, j, log, count, tid, epoch, site, array):  # type: ignore[no-untyped-def]
     oob = _oob2(a, i, j)
-    _log(log, count, tid, site, _flags(oob, KIND_LOAD, array), _offset2(a, i, j), i, j, 0)
+    _log(log, count, tid, epoch, site, _flags(oob, KIND_LOAD, array), _offset2(a, i, j), i, j, 0)
     if oob:
         return zero_of(a)
     return a[i, j]
 
 
 @_device
-def tv_store2(a, i, j, value, log, count, tid, site, array):  # type: ignore[no-untyped-def]
+def tv_store2(a, i, j, value, log, count, tid, epoch, site, array):  # type: ignore[no-untyped-def]
     oob = _oob2(a, i, j)
-    _log(log, count, tid, site, _flags(oob, KIND_STORE, array), _offset2(a, i, j), i, j, 0)
+    _log(log, count, tid, epoch, site, _flags(oob, KIND_STORE, array), _offset2(a, i, j), i, j, 0)
     if not oob:
         a[i, j] = value
 
 
 @_device
-def tv_atomic_add2(a, i, j, value, log, count, tid, site, array):  # type: ignore[no-untyped-def]
+def tv_atomic_add2(a, i, j, value, log, count, tid, epoch, site, array):  # type: ignore[no-untyped-def]
     oob = _oob2(a, i, j)
-    _log(log, count, tid, site, _flags(oob, KIND_ATOMIC, array), _offset2(a, i, j), i, j, 0)
+    _log(log, count, tid, epoch, site, _flags(oob, KIND_ATOMIC, array), _offset2(a, i, j), i, j, 0)
     if oob:
         return zero_of(a)
     return cuda.atomic.add(a, (i, j), value)
@@ -223,33 +227,42 @@ def _offset3(a, i, j, k):  # type: ignore[no-untyped-def]
 
 
 @_device
-def tv_load3(a, i, j, k, log, count, tid, site, array):  # type: ignore[no-untyped-def]
+def tv_load3(a, i, j, k, log, count, tid, epoch, site, array):  # type: ignore[no-untyped-def]
     oob = _oob3(a, i, j, k)
-    _log(log, count, tid, site, _flags(oob, KIND_LOAD, array), _offset3(a, i, j, k), i, j, k)
+    _log(log, count, tid, epoch, site, _flags(oob, KIND_LOAD, array), _offset3(a, i, j, k), i, j, k)
     if oob:
         return zero_of(a)
     return a[i, j, k]
 
 
 @_device
-def tv_store3(a, i, j, k, value, log, count, tid, site, array):  # type: ignore[no-untyped-def]
+def tv_store3(a, i, j, k, value, log, count, tid, epoch, site, array):  # type: ignore[no-untyped-def]
     oob = _oob3(a, i, j, k)
-    _log(log, count, tid, site, _flags(oob, KIND_STORE, array), _offset3(a, i, j, k), i, j, k)
+    _log(log, count, tid, epoch, site, _flags(oob, KIND_STORE, array), _offset3(a, i, j, k), i, j, k)
     if not oob:
         a[i, j, k] = value
 
 
 @_device
-def tv_atomic_add3(a, i, j, k, value, log, count, tid, site, array):  # type: ignore[no-untyped-def]
+def tv_atomic_add3(a, i, j, k, value, log, count, tid, epoch, site, array):  # type: ignore[no-untyped-def]
     oob = _oob3(a, i, j, k)
-    _log(log, count, tid, site, _flags(oob, KIND_ATOMIC, array), _offset3(a, i, j, k), i, j, k)
+    _log(log, count, tid, epoch, site, _flags(oob, KIND_ATOMIC, array), _offset3(a, i, j, k), i, j, k)
     if oob:
         return zero_of(a)
     return cuda.atomic.add(a, (i, j, k), value)
 
 
+@_device
+def tv_sync(epoch):  # type: ignore[no-untyped-def]
+    """``cuda.syncthreads()`` as the student wrote it, and the thread's barrier count after it:
+    two accesses of one block with equal counts had no barrier between them."""
+    cuda.syncthreads()
+    return epoch + 1
+
+
 HELPER_NAMES = (
     "tv_thread_id",
+    "tv_sync",
     *(f"tv_{op}{n}" for op in ("load", "store", "atomic_add") for n in (1, 2, 3)),
 )
 
@@ -262,28 +275,29 @@ _PROBE_SIG = "void(float32[::1], float64[:, ::1], int32[:, :, ::1], int64[:, ::1
 @cuda.jit
 def trace_helpers_probe(a, b, c, log, count, first, blocks):  # type: ignore[no-untyped-def]
     tid = tv_thread_id(first, blocks)
+    ep = 0
     i = tid
-    v = tv_load1(a, i, log, count, tid, 0, 0) + tv_load2(b, i, 1, log, count, tid, 1, 1)
-    tv_store1(a, i + 1, v, log, count, tid, 2, 0)
-    tv_store2(b, i, i, v, log, count, tid, 3, 1)
-    w = tv_load3(c, i, 0, 1, log, count, tid, 4, 2)
-    tv_store3(c, 0, i, 1, w + 1, log, count, tid, 5, 2)
-    tv_atomic_add1(a, i, 1.0, log, count, tid, 6, 0)
-    tv_atomic_add2(b, i, 0, 1.0, log, count, tid, 7, 1)
-    tv_atomic_add3(c, i, 0, 0, 1, log, count, tid, 8, 2)
+    v = tv_load1(a, i, log, count, tid, ep, 0, 0) + tv_load2(b, i, 1, log, count, tid, ep, 1, 1)
+    tv_store1(a, i + 1, v, log, count, tid, ep, 2, 0)
+    tv_store2(b, i, i, v, log, count, tid, ep, 3, 1)
+    w = tv_load3(c, i, 0, 1, log, count, tid, ep, 4, 2)
+    tv_store3(c, 0, i, 1, w + 1, log, count, tid, ep, 5, 2)
+    tv_atomic_add1(a, i, 1.0, log, count, tid, ep, 6, 0)
+    tv_atomic_add2(b, i, 0, 1.0, log, count, tid, ep, 7, 1)
+    tv_atomic_add3(c, i, 0, 0, 1, log, count, tid, ep, 8, 2)
     # shared arrays: array ids after the parameters'
     s1 = cuda.shared.array(64, float64)
     s2 = cuda.shared.array((32, 33), float32)
     s3 = cuda.shared.array((2, 4, 8), int32)
-    tv_store1(s1, i, v, log, count, tid, 9, 3)
-    tv_store2(s2, i, 1, v, log, count, tid, 10, 4)
-    tv_store3(s3, 0, 1, i, w, log, count, tid, 11, 5)
-    cuda.syncthreads()
-    tv_atomic_add1(s1, i, 1.0, log, count, tid, 12, 3)
-    tv_atomic_add2(s2, 1, i, 1.0, log, count, tid, 13, 4)
-    tv_atomic_add3(s3, 1, 0, i, 1, log, count, tid, 14, 5)
-    x = tv_load1(s1, i, log, count, tid, 15, 3) + tv_load2(s2, 1, i, log, count, tid, 16, 4)
-    tv_store1(a, i, x + tv_load3(s3, 0, 1, i, log, count, tid, 17, 5), log, count, tid, 18, 0)
+    tv_store1(s1, i, v, log, count, tid, ep, 9, 3)
+    tv_store2(s2, i, 1, v, log, count, tid, ep, 10, 4)
+    tv_store3(s3, 0, 1, i, w, log, count, tid, ep, 11, 5)
+    ep = tv_sync(ep)
+    tv_atomic_add1(s1, i, 1.0, log, count, tid, ep, 12, 3)
+    tv_atomic_add2(s2, 1, i, 1.0, log, count, tid, ep, 13, 4)
+    tv_atomic_add3(s3, 1, 0, i, 1, log, count, tid, ep, 14, 5)
+    x = tv_load1(s1, i, log, count, tid, ep, 15, 3) + tv_load2(s2, 1, i, log, count, tid, ep, 16, 4)
+    tv_store1(a, i, x + tv_load3(s3, 0, 1, i, log, count, tid, ep, 17, 5), log, count, tid, ep, 18, 0)
 
 
 PTX_KERNELS = {"trace_helpers_probe": _PROBE_SIG}

@@ -15,7 +15,7 @@ class ActionSpec:
     without a ``group`` pass their checked state instead."""
 
     name: str  # objectName
-    menu: str
+    menu: str  # "" with slot "": a key a panel handles itself, listed in F1 only
     text: str
     slot: str
     shortcuts: tuple[str, ...] = ()
@@ -30,8 +30,19 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "openAction", "&File", "&Open record…", "open_record", ("Ctrl+O",), "Open a saved record (.npz)"
     ),
-    ActionSpec("runAction", "&File", "&Run", "run", ("Ctrl+R", "F5"), "Run", separator_before=True),
-    ActionSpec("cancelAction", "&File", "&Cancel run", "cancel", ("Esc",), "Cancel the run"),
+    ActionSpec(
+        "runAction",
+        "&File",
+        "&Run (the shown tab)",
+        "run_shown_tab",
+        ("Ctrl+R", "F5"),
+        "Run what the shown tab runs: Index map Run, Your kernel Run traced, Vector add Run, "
+        "Where blocks ran Run on the GPU, Lesson Try it",
+        separator_before=True,
+    ),
+    ActionSpec(
+        "cancelAction", "&File", "&Cancel run", "cancel_shown_tab", ("Esc",), "Cancel the run or the trace"
+    ),
     ActionSpec(
         "exportPngAction",
         "&File",
@@ -51,6 +62,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
         args=(None, "npz"),
     ),
     ActionSpec("exportCsvAction", "&File", "Export records as &CSV…", "export_records", args=(None, "csv")),
+    ActionSpec(
+        "exportExercisesAction",
+        "&File",
+        "Export &exercises as HTML…",
+        "exercisesTab.export_html",
+        help="Export the exercises with their statements as one HTML page",
+    ),
     ActionSpec("quitAction", "&File", "&Quit", "close", ("Ctrl+Q",), "Quit", separator_before=True),
     ActionSpec(
         "lightThemeAction",
@@ -91,12 +109,32 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "shortcutsAction", "&Help", "&Keyboard shortcuts", "show_shortcuts", ("F1",), "Keyboard shortcuts"
     ),
     ActionSpec("aboutAction", "&Help", "&About simtviz", "show_about"),
+    # Keys that belong to one panel (no menu entry): listed in F1 with the rest.
+    ActionSpec(
+        "lessonPageKeys",
+        "",
+        "",
+        "",
+        ("Page Down", "Page Up"),
+        "Lesson: the rest of the step a page at a time, then the next (previous) step; a presenter "
+        "remote's buttons. In an editor they page the editor.",
+    ),
 )
 
 
 def shortcut_text(actions: tuple[ActionSpec, ...] = ACTIONS) -> str:
     """The F1 list: one line per action with a shortcut, e.g. ``Ctrl+R / F5  Run``."""
     return "\n".join(f"{' / '.join(a.shortcuts)}  {a.help}" for a in actions if a.shortcuts and a.help)
+
+
+def _resolve(window: QMainWindow, path: str) -> Any:
+    """The window's method ``path``, or a tab's (``exercisesTab.export_html``); None if missing."""
+    target: Any = window
+    for part in path.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            return None
+    return target
 
 
 def build_actions(window: QMainWindow, actions: tuple[ActionSpec, ...] = ACTIONS) -> dict[str, QAction]:
@@ -109,6 +147,8 @@ def build_actions(window: QMainWindow, actions: tuple[ActionSpec, ...] = ACTIONS
     groups: dict[str, QActionGroup] = {}
     made: dict[str, QAction] = {}
     for spec in actions:
+        if not spec.slot:  # a panel's own keys: in the F1 list only
+            continue
         if spec.menu not in menus:
             menus[spec.menu] = window.menuBar().addMenu(spec.menu)
         menu = menus[spec.menu]
@@ -117,7 +157,9 @@ def build_actions(window: QMainWindow, actions: tuple[ActionSpec, ...] = ACTIONS
         action = QAction(spec.text, window, objectName=spec.name, checkable=spec.checkable)
         if spec.shortcuts:
             action.setShortcuts([QKeySequence(s) for s in spec.shortcuts])
-        slot = getattr(window, spec.slot)
+        slot = _resolve(window, spec.slot)
+        if slot is None:  # a tab that failed to start: its actions are left out
+            continue
         if spec.checkable and not spec.group:
             action.toggled.connect(slot)
         else:

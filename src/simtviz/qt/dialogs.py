@@ -7,6 +7,7 @@ are never read back out of an exception's text.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,18 +30,36 @@ from simtviz.core.estimates import format_duration
 TITLE = "Kernel launch failed"
 
 
-def launch_error_dialog(parent: QWidget | None, error: LaunchRejected) -> QMessageBox:
-    """A non-modal-to-the-app message box (``launchErrorDialog``); call ``open()`` to show it."""
-    box = QMessageBox(parent)
+def _sized(box: QMessageBox, parent: QWidget | None) -> QMessageBox:
+    """The window's font size (presentation mode) on a dialog: the window keeps it per tab."""
+    rule = getattr(parent.window() if parent is not None else None, "font_rule", None)
+    if callable(rule):
+        box.setStyleSheet(rule())
+    return box
+
+
+def launch_error_dialog(parent: QWidget | None, error: LaunchRejected, kept: str = "") -> QMessageBox:
+    """A non-modal-to-the-app message box (``launchErrorDialog``); call ``open()`` to show it.
+
+    Headed in words (which limit, what to change); the driver's or numba's text follows verbatim.
+    ``kept`` says what stays on screen (the index map: "the previous map is still shown").
+    """
+    box = _sized(QMessageBox(parent), parent)
     box.setObjectName("launchErrorDialog")
     box.setIcon(QMessageBox.Icon.Critical)
     box.setWindowTitle(TITLE)
-    box.setText(error.driver_text)
+    # The block first: the vector add derives its grid from it (block 0 gives grid 0 too).
+    messages = sorted((v.message for v in error.violations), key=lambda m: not m.startswith("block"))
+    first = messages[0] if messages else "the driver refused it"
+    box.setText(f"This launch cannot run: {first}.")
+    box.setTextFormat(Qt.TextFormat.PlainText)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    lines = [f"<b>{v.message}</b>" for v in error.violations] or [error.explanation]
+    lines = [f"<b>{m}</b>" for m in messages[1:]]  # simtviz's own words: no markup in them
+    said = f"{error.source} said, word for word:<br><code>{html.escape(error.driver_text)}</code>"
+    ran = f"Nothing ran; {kept}." if kept else "Nothing ran."
     box.setInformativeText(
-        "<br>".join(lines) + f"<br><br>Raised by {error.source} as <code>{error.exception_type}</code>. "
-        "Nothing ran; the previous map is still shown."
+        "<br>".join([*lines, said])
+        + f"<br><br>Raised by {error.source} as <code>{error.exception_type}</code>. {ran}"
     )
     details = f"Launch: {error.launch_line}\n\n{error.explanation}"
     if error.traceback_text:
@@ -51,9 +70,9 @@ def launch_error_dialog(parent: QWidget | None, error: LaunchRejected) -> QMessa
     return box
 
 
-def show_launch_error(parent: QWidget | None, error: LaunchRejected) -> QMessageBox:
+def show_launch_error(parent: QWidget | None, error: LaunchRejected, kept: str = "") -> QMessageBox:
     """Build and open the dialog window-modally (returns at once; the event loop keeps running)."""
-    box = launch_error_dialog(parent, error)
+    box = launch_error_dialog(parent, error, kept)
     box.open()
     return box
 
@@ -67,7 +86,7 @@ def _message(
     informative: str = "",
     details: str = "",
 ) -> QMessageBox:
-    box = QMessageBox(icon, title, text, parent=parent)
+    box = _sized(QMessageBox(icon, title, text, parent=parent), parent)
     if name:
         box.setObjectName(name)
     if informative:
@@ -164,7 +183,7 @@ def report_record_error(parent: QWidget, exc: BaseException, tb: str, run: Recor
     A backend that is gone is reported by ``backend_unavailable`` (the session says so apart).
     """
     if isinstance(exc, LaunchRejected):
-        show_launch_error(parent, exc)
+        show_launch_error(parent, exc, "the previous map is still shown")
         return f"Launch rejected: {exc.explanation}"
     if isinstance(exc, Cancelled):
         return "Run cancelled; the previous map is still shown."

@@ -44,7 +44,8 @@ from simtviz.qt.panels.window import RecordingWindowPanel
 from simtviz.qt.session import EXPORT, RECORD, RecordRequest, RunSession
 from simtviz.qt.settings import AppSettings, default_qsettings, load_settings, save_settings
 from simtviz.qt.tabs import TABS
-from simtviz.qt.theme import PALETTES, point_size, stylesheet
+from simtviz.qt.theme import point_size
+from simtviz.qt.window_style import StyledPages
 from simtviz.resources import ResourceNotFound, resource_path
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,8 @@ PREFERRED_SIZE = QSize(1500, 900)
 # Below this width per point of font size the inspector goes under the map (1280 px at 20 pt is
 # narrow: beside the map it would leave the map ~300 px; under it the map keeps the width).
 NARROW_PX_PER_PT = 80
+# The backend badge over the map, per kind (a GPU shows its name instead).
+BADGES = {"sim": "CUDA simulator", "emu": "CPU emulator"}  # the tooltip: "(lockstep, NumPy)"
 
 
 def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
@@ -65,7 +68,7 @@ def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
     return QRect(x, y, width, height)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(StyledPages, QMainWindow):
     def __init__(
         self,
         backend: str = "sim",
@@ -173,6 +176,7 @@ class MainWindow(QMainWindow):
         self._launchScroll, self._mapSplitter, self._innerSplitter = scroll, splitter, inner
         self._narrow: bool | None = None
 
+        self._tab_specs: dict[int, object] = {}  # id(tab widget) → its TabSpec
         self.tabs = QTabWidget(objectName="mainTabs")
         self.tabs.addTab(splitter, "Index map")
         for tab in TABS:
@@ -182,6 +186,10 @@ class MainWindow(QMainWindow):
                 log.exception("the %s tab failed to start", tab.title)
                 continue
             setattr(self, tab.attribute, widget)
+            self._tab_specs[id(widget)] = tab
+            if tab.scrolls:
+                self.tabs.addTab(widget, tab.title)
+                continue
             # In a scroll area: a tall tab must not set the window's minimum size (the window
             # has to fit a 1280 × 720 projector whichever tab is open).
             holder = QScrollArea(objectName=f"{tab.attribute}Scroll")
@@ -190,10 +198,17 @@ class MainWindow(QMainWindow):
             holder.setFrameShape(QScrollArea.Shape.NoFrame)
             self.tabs.addTab(holder, tab.title)
         self.setCentralWidget(self.tabs)
+        self._init_styles()
 
     def _build_status_bar(self) -> None:
         # Only passing messages live here now, so they get the bar's whole width.
         self.statusBar().setSizeGripEnabled(False)
+        # What the backend said about the last run (the emulator handing a kernel to the
+        # simulator): kept until the next run, where passing messages cannot hide it.
+        self.backendNotice = QLabel()
+        self.backendNotice.setObjectName("backendNotice")
+        self.backendNotice.setVisible(False)
+        self.statusBar().addPermanentWidget(self.backendNotice)
 
     # --- wiring ----------------------------------------------------------------------------------
     def _wire(self) -> None:
@@ -212,10 +227,10 @@ class MainWindow(QMainWindow):
         self.inspector.goToRequested.connect(self.indexMap.pin)
         self.indexMap.planeChanged.connect(lambda _z: self.inspector.clear())
         self.indexMap.tiledCheck.toggled.connect(self.menuActions["tiledAction"].setChecked)
-        for signal in (s.busyChanged, s.backendReady, s.backendFailed):
-            signal.connect(lambda *_: self.menuActions["runAction"].setEnabled(s.can_run))
         s.backendReady.connect(self._on_backend_ready)
         s.backendFailed.connect(self._on_backend_failed)
+        s.noticeArrived.connect(self.show_notice)
+        s.runStarted.connect(lambda *_: self.show_notice(""))
         self._busy_messages: set[str] = set()
         s.busyChanged.connect(self._on_busy)
         s.recordingChanged.connect(self._on_recorded)
@@ -253,8 +268,14 @@ class MainWindow(QMainWindow):
     def _on_backend_ready(self, info: BackendInfo) -> None:
         # Short words in the badge over the map; the device's details in its tooltip.
         name = info.label.split(" — ")[0]
-        self.backendLabel.setText(f"GPU: {name}" if info.kind == "gpu" else "CUDA simulator")
+        self.backendLabel.setText(BADGES.get(info.kind, f"GPU: {name}"))
         self.backendLabel.setToolTip(info.label)
+
+    def show_notice(self, line: str) -> None:
+        """One line from the backend about the run (empty: none), in the status bar until the next."""
+        self.backendNotice.setText(line)
+        self.backendNotice.setToolTip(line)
+        self.backendNotice.setVisible(bool(line))
 
     def _on_backend_failed(self, exc: BaseException, tb: str) -> None:
         """No backend (e.g. ``--backend gpu`` without a driver): say so and offer the simulator."""
@@ -302,6 +323,30 @@ class MainWindow(QMainWindow):
         if self.session.cancel():
             self._say_busy("Cancelling…")
 
+    def _shown_tab_method(self, which: str) -> Callable[[], object] | None:
+        """The shown tab's primary action (``run``) or its cancel, from the tab table."""
+        page = self.tabs.currentWidget()
+        widget = page.widget() if isinstance(page, QScrollArea) else page
+        spec = self._tab_specs.get(id(widget))
+        name = getattr(spec, which, "") if spec is not None else ""
+        return getattr(widget, name) if name else None
+
+    def run_shown_tab(self) -> None:
+        """Ctrl+R / F5: the shown tab's primary action (Your kernel: Run traced; Lesson: Try it);
+        on the index map, Run."""
+        run = self._shown_tab_method("run")
+        if run is None:
+            self.run()
+        else:
+            run()
+
+    def cancel_shown_tab(self) -> None:
+        """Esc: cancel what the shown tab runs (a trace) and the session's run, if any."""
+        cancel = self._shown_tab_method("cancel")
+        if cancel is not None:
+            cancel()
+        self.cancel()
+
     def open_record(self, path: str | Path | None = None) -> bool:
         """File → Open record: a saved .npz shown as when it was recorded; with ``path`` no
         dialog is shown (tests, scripts). False when nothing was opened."""
@@ -317,13 +362,16 @@ class MainWindow(QMainWindow):
         return True
 
     def _on_recorded(self, recording: Recording) -> None:
+        self._arrange()  # the inspector beside a square map, under a wide one
         opened = self.session.opened_from
         if opened is not None:
             # The launch panel shows the recorded launch, so Run repeats it.
             self.launchPanel.set_config(recording.config)
         wall = recording.timings_ms.get("wall_ms")
         parts = [f"Last run: {recording.config.launch_line('kernel', '')[:-2]}"]
-        parts.append(kernel_time_words(recording.timings_ms))  # says what each time measures
+        parts.append(
+            kernel_time_words(recording.timings_ms, recording.backend)
+        )  # says what each time measures
         if wall is not None:
             parts.append(f"host {format_duration(wall / 1000)}")  # launch + wait, host clock
         if opened is not None:
@@ -381,16 +429,6 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text)
 
     # --- view --------------------------------------------------------------------------------------
-    def _restyle(self) -> None:
-        # The font size goes into the style sheet: with a style sheet set, Qt no longer passes
-        # a parent's setFont() on to its children.
-        size = point_size(self.settings.presentation)
-        self.setStyleSheet(stylesheet(self.settings.theme) + f"\nQWidget {{ font-size: {size}pt; }}\n")
-        self.inspector.set_point_size(size)
-        self.indexMap.apply_style(PALETTES[self.settings.theme], self.settings.presentation)
-        self._narrow = None
-        self._arrange()
-
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         # The frame (title bar, borders) is known once shown: keep all of it on the screen.
@@ -417,8 +455,11 @@ class MainWindow(QMainWindow):
         Wide: [launch | map | inspector]. Narrow (1280 px in presentation mode): the inspector
         goes under the map, so the map and the worked formulas both get the full width beside
         the launch panel. No panel sets a minimum width: the window always fits 1024 × 640.
+        A map about as tall as it is wide (16 × 16 blocks) keeps the inspector beside it even
+        then: under it, the map got a strip 170 px high with 10 px cells.
         """
-        narrow = self.is_narrow()
+        shape = self.recording.plane_shape()[-2:] if self.recording is not None else (0, 1)
+        narrow = self.is_narrow() and shape[0] < 0.6 * shape[1]
         if narrow == self._narrow:
             return
         self._narrow = narrow

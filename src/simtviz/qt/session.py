@@ -95,6 +95,8 @@ class RunSession(QObject):
     exportFailed = Signal(object)  # exception
     openFailed = Signal(object, object)  # Path, exception
     closing = Signal()  # the window is closing: panels end their own processes
+    # One line from the backend about the run (the emulator handing a kernel to the simulator).
+    noticeArrived = Signal(str)
 
     def __init__(
         self,
@@ -130,7 +132,7 @@ class RunSession(QObject):
 
     @property
     def kind(self) -> str:
-        """``gpu`` or ``sim``; until the backend is ready, assume the slow one."""
+        """``gpu``, ``emu`` or ``sim``; until the backend is ready, assume the slow one."""
         return self._info.kind if self._info is not None else "sim"
 
     @property
@@ -164,9 +166,15 @@ class RunSession(QObject):
         self._started = time.perf_counter()
         self.runStarted.emit(experiment, request)
         backend_request = _backend_request(experiment, request)
+
+        def work(backend: Backend, progress: Callable[[float], None]) -> Any:
+            # Called on the worker: the signal is queued to the GUI thread.
+            backend.notice_handler = self.noticeArrived.emit
+            return backend.run(experiment, backend_request, progress)
+
         self.bridge.submit(
             experiment,
-            lambda backend, progress: backend.run(experiment, backend_request, progress),
+            work,
             on_result=lambda result: self._on_result(experiment, result),
             on_error=lambda exc, tb: self._on_error(experiment, request, exc, tb),
             on_progress=lambda fraction: self.runProgress.emit(experiment, fraction),

@@ -8,6 +8,8 @@ kept as ``.bak``.
 
 from __future__ import annotations
 
+import math
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +27,9 @@ VERSION = 1
 # Most threads one run records in the app: 2^22 threads (≈370 MB of records, a 2048 × 2048 map)
 # is more than a screen shows and fits a laptop's memory. Larger launches record a window.
 APP_BUDGET_THREADS = DEFAULT_BUDGET_THREADS
+# A settings file holds a few launches and the Your kernel editor's text (at most 1 MB): one
+# larger than this is not ours, and rewriting it on every save would make typing wait.
+MAX_SETTINGS_BYTES = 4_000_000
 
 
 @dataclass
@@ -147,8 +152,103 @@ def _kept(backup: Path | None) -> str:
     return f"; it is kept as {backup}" if backup is not None else ""
 
 
+def _format_size(n: int) -> str:
+    from simtviz.core.files import format_bytes
+
+    return format_bytes(n)
+
+
+def _link_out_of_folder(qs: QSettings) -> str | None:
+    """A settings file that is a link to a file outside its folder is never written through:
+    the link is kept aside (its target untouched) and a fresh file of our own takes its place."""
+    path = Path(qs.fileName())
+    if qs.format() != QSettings.Format.IniFormat or not path.is_symlink():
+        return None
+    real = Path(os.path.realpath(path))
+    if real.parent == Path(os.path.realpath(path.parent)):
+        return None  # a link within the folder (a dotfiles manager's rename) is fine
+    backup = _backup_name(path)
+    try:
+        path.rename(backup)
+    except OSError:
+        return f"the settings file {path} is a link to {real}, outside the settings folder"
+    qs.clear()  # nothing read through the link is written back
+    qs.sync()
+    return (
+        f"the settings file {path} is a link to {real}, outside the settings folder; the link is "
+        f"kept as {backup} and a new file is written in its place"
+    )
+
+
+def _too_large(qs: QSettings) -> str | None:
+    path = Path(qs.fileName())
+    try:
+        size = path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return None
+    if size <= MAX_SETTINGS_BYTES:
+        return None
+    backup = _set_aside(qs)
+    return (
+        f"the settings file {path} is {_format_size(size)}, too large for settings (more than "
+        f"{_format_size(MAX_SETTINGS_BYTES)}); using the defaults; it is set aside{_kept(backup)}"
+    )
+
+
+def unwritable(qs: QSettings) -> str | None:
+    """Why settings cannot be saved (a folder that cannot be made or written, a failed write),
+    or None."""
+    if qs.format() != QSettings.Format.IniFormat:
+        return None
+    path = Path(qs.fileName())
+    folder = path.parent
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    reason = None
+    if not existing.is_dir():
+        reason = f"{existing} is a file, not a folder"
+    elif not os.access(existing, os.W_OK | os.X_OK):
+        reason = f"{existing} is read-only"
+    elif path.exists() and not os.access(path, os.W_OK):
+        reason = f"{path} is read-only"
+    elif qs.status() == QSettings.Status.AccessError:
+        reason = "writing the file failed (a read-only or full disk?)"
+    if reason is None:
+        return None
+    return f"settings cannot be saved in {folder}: {reason}; changes made now are lost when simtviz closes"
+
+
+def read_number(
+    qs: QSettings, key: str, default: float, low: float, high: float, problems: list[str], whole: bool = True
+) -> float:
+    """The setting ``key`` as a number within [low, high]; otherwise ``default``, and a line in
+    ``problems`` that names the key, the value found and the default used."""
+    raw = qs.value(key, None)
+    if raw is None:
+        return default
+    text = str(raw).strip()
+    try:
+        value = float(int(text)) if whole else float(text)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and low <= value <= high):
+        shown = text if len(text) <= 24 else text[:21] + "…"
+        problems.append(f"{key}={shown} is not a number from {low:,g} to {high:,g}; using {default:,g}")
+        return default
+    return int(value) if whole else value
+
+
 def load_settings(qs: QSettings) -> tuple[AppSettings, str | None]:
-    """The saved settings, or the defaults and a warning when the file cannot be read or makes no sense."""
+    """The saved settings, or the defaults and a warning when the file cannot be read or makes no
+    sense; a warning too when they cannot be saved (said once, in the window)."""
+    notes = [n for n in (_link_out_of_folder(qs), _too_large(qs)) if n]
+    settings, warning = _read(qs)
+    notes += [n for n in (warning, unwritable(qs)) if n]
+    return settings, "; ".join(notes) or None
+
+
+def _read(qs: QSettings) -> tuple[AppSettings, str | None]:
     defaults = AppSettings()
     _recode_latin1(qs)
     qs.sync()

@@ -21,6 +21,12 @@ class TabSpec:
     title: str
     attribute: str  # the MainWindow attribute the widget is kept under (tests and scripts use it)
     factory: str  # "module:callable", imported when the window is built
+    # True: the tab fits any window and scrolls its own long parts (one scroll area per tab at
+    # most); False: the window puts it in a scroll area of its own.
+    scrolls: bool = False
+    # The widget's methods that Ctrl+R / F5 and Esc call while the tab is shown ("": none).
+    run: str = ""
+    cancel: str = ""
 
     def build(self, session: RunSession, window: MainWindow) -> QWidget:
         module, _, name = self.factory.partition(":")
@@ -29,8 +35,16 @@ class TabSpec:
 
 
 TABS: tuple[TabSpec, ...] = (
-    TabSpec("Vector add", "vecaddPanel", "simtviz.qt.panels.vecadd:VecaddPanel"),
-    TabSpec("Your kernel", "kernelTab", "simtviz.qt.panels.kernel:KernelTab"),
-    TabSpec("Where blocks ran", "scheduleTab", "simtviz.qt.panels.schedule:SchedulePanel"),
-    TabSpec("Lesson", "lessonPanel", "simtviz.qt.panels.lesson:LessonPanel"),
+    TabSpec("Vector add", "vecaddPanel", "simtviz.qt.panels.vecadd:VecaddPanel", scrolls=True, run="run"),
+    TabSpec(
+        "Your kernel",
+        "kernelTab",
+        "simtviz.qt.panels.kernel:KernelTab",
+        scrolls=True,
+        run="run",
+        cancel="cancel",
+    ),
+    TabSpec("Where blocks ran", "scheduleTab", "simtviz.qt.panels.schedule:SchedulePanel", run="run"),
+    TabSpec("Lesson", "lessonPanel", "simtviz.qt.panels.lesson:LessonPanel", scrolls=True, run="try_it"),
+    TabSpec("Exercises", "exercisesTab", "simtviz.qt.panels.exercises:ExercisesTab", run="check"),
 )

@@ -28,14 +28,42 @@ PROBES: dict[str, Probe] = {
     p.name: p
     for p in (
         Probe(
+            "ecosystem",
+            "which package runs the chapter's kernels, and whether cuda.lang is installed",
+            ("cuda_lang_importable", "numba_version", "numba_cuda_target", "kernel_package"),
+        ),
+        Probe(
+            "library_vs_kernel",
+            "cp.add against the hand-written vecadd: GPU time of one call each (CUDA events)",
+            ("cp_add_ms", "vecadd_ms", "faster"),
+        ),
+        Probe(
+            "thread_count",
+            "how many threads ran the kernel's body (each adds 1 to a counter)",
+            ("threads_ran",),
+        ),
+        Probe(
+            "index_formula",
+            "idx in every thread of a 1-D launch; cuda.grid(1) in a 1-D and a 2-D launch",
+            ("idx_b2_t5", "grid1_equals_formula_1d", "distinct_grid1_2d"),
+        ),
+        Probe(
+            "warps",
+            "the warp and lane of every thread of a 48-thread block",
+            ("warps", "second_warp_threads", "lane_is_tid_mod_32"),
+        ),
+        Probe(
             "jit_timing",
-            "first launch (numba compiles) against the second launch",
+            "first launch (numba compiles) against the second, then float32 arrays",
             (
                 "first_launch_ms",
                 "second_launch_ms",
                 "first_event_ms",
                 "second_event_ms",
                 "first_minus_second_ms",
+                "float32_launch_ms",
+                "float32_compiled_again",
+                "verified",
             ),
         ),
         Probe(
@@ -45,6 +73,7 @@ PROBES: dict[str, Probe] = {
                 "zeros_dtype",
                 "uniform_dtype",
                 "random_dtype",
+                "arange_dtype",
                 "has_cp_rand",
                 "has_cp_random_random",
                 "chapter_lines",
@@ -53,7 +82,7 @@ PROBES: dict[str, Probe] = {
         Probe(
             "copy_bandwidth",
             "host↔GPU copies from pageable and pinned memory, in GB/s",
-            ("h2d_pageable_GBps", "h2d_pinned_GBps", "d2h_pageable_GBps", "d2h_pinned_GBps"),
+            ("h2d_pageable_GBps", "h2d_pinned_GBps", "d2h_pageable_GBps", "d2h_pinned_GBps", "faster_d2h"),
         ),
         Probe(
             "host_array_to_kernel",
@@ -61,6 +90,7 @@ PROBES: dict[str, Probe] = {
             (
                 "raised",
                 "result_correct",
+                "outcome",
                 "warnings",
                 "host_copy_warnings",
                 "host_arrays_ms",
@@ -69,14 +99,18 @@ PROBES: dict[str, Probe] = {
         ),
         Probe(
             "gpu_array_to_python",
-            "a CuPy array given to NumPy and to a plain Python function",
+            "a CuPy array given to NumPy, to NumPy arithmetic and to plain Python",
             (
                 "asarray_error",
+                "mixed_raises",
+                "mixed_error",
                 "np_sum_type",
                 "np_sum_is_cupy",
                 "np_sum_value",
                 "loop_item_type",
                 "loop_total",
+                "float_outcome",
+                "silent_copies",
             ),
         ),
         Probe(
@@ -87,6 +121,7 @@ PROBES: dict[str, Probe] = {
                 "sync_return_ms",
                 "kernel_gpu_ms",
                 "kernel_done_at_launch_return",
+                "launch_returned",
                 "runs",
                 "cupy_has_synchronize",
             ),
@@ -97,9 +132,27 @@ PROBES: dict[str, Probe] = {
             ("raised", "oob_writes", "c_correct"),
         ),
         Probe(
+            "timing_ways",
+            "the vector add timed four ways: first launch, launch call, NumPy arrays, CUDA events",
+            (
+                "first_launch_ms",
+                "launch_call_ms",
+                "numpy_args_ms",
+                "events_ms",
+                "events_GBps",
+                "first_vs_warm",
+                "numpy_launch_waits",
+            ),
+        ),
+        Probe(
             "launch_2048",
-            "2048 threads per block: the exception, and the limit it breaks",
-            ("raised", "app_check"),
+            "2048 threads per block: where the exception appears, and whether it is sticky",
+            ("raised", "failed_at", "error_class", "sticky", "app_check", "unguarded_raised"),
+        ),
+        Probe(
+            "error_checks",
+            "§2.2.6's snippet as printed; a fault inside a kernel: where it surfaces, sticky or not",
+            ("as_printed_output", "fault_surfaced_at", "fault_error", "fault_sticky"),
         ),
     )
 }

@@ -7,6 +7,7 @@ here is the project's own (the chapter's vecadd, the hold kernel), never student
 from __future__ import annotations
 
 import functools
+import io
 import time
 import warnings
 from typing import Any
@@ -14,6 +15,13 @@ from typing import Any
 import numpy as np
 
 from simtviz.backends.lesson import chapter_code
+from simtviz.backends.lesson.both import (  # noqa: F401  (the same code runs on both backends)
+    ecosystem,
+    error_checks,
+    index_formula,
+    thread_count,
+    warps,
+)
 from simtviz.backends.lesson.common import (
     Result,
     app_check,
@@ -61,9 +69,33 @@ def jit_timing(n: int = 2**20, block: int = 256) -> Result:
         # The GPU sits idle between the events while the host compiles: events see the JIT too.
         result[f"{which}_event_ms"] = float(cp.cuda.get_elapsed_time(start_ev, end_ev))
     result["first_minus_second_ms"] = result["first_launch_ms"] - result["second_launch_ms"]
+    # New argument types: numba compiles a second version (33.8 ms on the H200).
+    a32, b32 = a.astype(cp.float32), b.astype(cp.float32)
+    c32 = cp.zeros(n, dtype=cp.float32)
+    versions = _versions(kernel)
+    cp.cuda.Device().synchronize()
+    t0 = time.perf_counter()
+    kernel[grid, block](a32, b32, c32)
+    result["float32_launch_ms"] = (time.perf_counter() - t0) * 1e3
+    cp.cuda.Device().synchronize()
+    after = _versions(kernel)
+    if versions is not None and after is not None:
+        again = after > versions
+    else:  # no count of versions in this numba: a launch 10x the cached one compiled
+        again = result["float32_launch_ms"] > 10 * result["second_launch_ms"]
+    result["float32_compiled_again"] = "yes" if again else "no"
     result["verified"] = bool(np.allclose(cp.asnumpy(c), cp.asnumpy(a) + cp.asnumpy(b)))
     result.update(n=n, block=block, grid=grid)
     return result
+
+
+def _versions(kernel: Any) -> int | None:
+    """How many versions numba has compiled of ``kernel`` (one per set of argument types)."""
+    for attr in ("overloads", "signatures"):
+        found = getattr(kernel, attr, None)
+        if found is not None:
+            return len(found)
+    return None
 
 
 def array_dtypes() -> Result:
@@ -74,6 +106,7 @@ def array_dtypes() -> Result:
     result["zeros_dtype"] = str(cp.zeros((2, 2)).dtype)
     result["uniform_dtype"] = str(cp.random.uniform(-1, 1, 4).dtype)
     result["random_dtype"] = str(cp.random.random((4,)).dtype)
+    result["arange_dtype"] = str(cp.arange(4).dtype)
     result["has_cp_rand"] = hasattr(cp, "rand")
     result["has_cp_random_random"] = hasattr(cp.random, "random")
     result["chapter_lines"] = chapter_code.run_lines(chapter_code.CREATING_ARRAYS, {"cp": cp, "np": np})
@@ -107,8 +140,20 @@ def copy_bandwidth(mbytes: int = 64, repeat: int = 5) -> Result:
             seconds = median_seconds(functools.partial(copy, host), repeat)
             result[f"{direction}_{name}_ms"] = seconds * 1e3
             result[f"{direction}_{name}_GBps"] = nbytes / seconds / 1e9
+    pinned_gbps, pageable_gbps = result["d2h_pinned_GBps"], result["d2h_pageable_GBps"]
+    result["faster_d2h"] = _faster(("pinned", 1 / pinned_gbps), ("pageable", 1 / pageable_gbps), "the same")
     result.update(bytes=nbytes, repeat=repeat)
     return result
+
+
+def _faster(first: tuple[str, float], second: tuple[str, float], same: str) -> str:
+    """The name of the quicker of two (name, time), or ``same`` within 20 %."""
+    (name1, t1), (name2, t2) = first, second
+    if t1 * 1.2 < t2:
+        return name1
+    if t2 * 1.2 < t1:
+        return name2
+    return same
 
 
 def host_array_to_kernel(n: int = 2**22, block: int = 256) -> Result:
@@ -143,6 +188,10 @@ def host_array_to_kernel(n: int = 2**22, block: int = 256) -> Result:
     result["device_arrays_ms"] = (time.perf_counter() - t0) * 1e3
     # a + b of integer-valued float64s below 2^53 is exact: equality, not closeness.
     result["result_correct"] = result["raised"] is None and bool(np.array_equal(c, a + b))
+    if result["raised"] is not None:
+        result["outcome"] = "an error"
+    else:
+        result["outcome"] = "the right answer" if result["result_correct"] else "a wrong answer"
     texts = [f"{type(w.message).__name__}: {w.message}" for w in caught]
     result["warnings"] = texts
     result["host_copy_warnings"] = [t for t in texts if "Host array" in t]
@@ -160,6 +209,27 @@ def gpu_array_to_python() -> Result:
         result["asarray_error"] = None
     except Exception as exc:
         result["asarray_error"] = exception_text(exc)
+    try:
+        _ = x + np.ones(4)
+        result["mixed_raises"], result["mixed_error"] = False, None
+    except TypeError as exc:
+        result["mixed_raises"], result["mixed_error"] = True, exception_text(exc)
+    # Each of these copies to the host without a word (and waits for the GPU first).
+    silent = []
+    for label, use in (
+        ("float(x[0])", lambda: float(x[0])),
+        ("x[0].item()", lambda: x[0].item()),
+        ("bool(x[1])", lambda: bool(x[1])),
+        ("print(x)", lambda: print(x, file=io.StringIO())),
+        ("x.tolist()", lambda: x.tolist()),
+    ):
+        try:
+            use()
+            silent.append(label)
+        except Exception:  # refused: not a silent copy
+            continue
+    result["silent_copies"] = silent
+    result["float_outcome"] = "silent copy" if "float(x[0])" in silent else "TypeError"
     total = np.sum(x)
     result["np_sum_type"] = f"{type(total).__module__}.{type(total).__name__}"
     result["np_sum_is_cupy"] = isinstance(total, cp.ndarray)
@@ -228,6 +298,9 @@ def async_timeline(hold_ms: float = 50.0) -> Result:
     result["runs"] = runs
     for key in ("launch_return_ms", "sync_return_ms", "kernel_gpu_ms", "kernel_done_at_launch_return"):
         result[key] = runs[0][key]
+    first: dict[str, Any] = runs[0]
+    early = not first["kernel_done_at_launch_return"] and first["launch_return_ms"] < hold_ms / 2
+    result["launch_returned"] = "right away" if early else "after the kernel"
     result["hold_ms"] = hold_ms
     return result
 
@@ -270,13 +343,108 @@ def launch_2048(n: int = 2**20 + 11, block: int = 2048) -> Result:
     a = cp.random.uniform(-1, 1, n)
     b = cp.random.uniform(-1, 1, n)
     c = cp.zeros_like(a)
+    stage = "the launch line"
     try:
         vecadd[grid, block](a, b, c)
+        stage = "synchronize()"
         cuda.synchronize()
-        result["raised"] = None
+        result["raised"], result["failed_at"], result["error_class"] = None, "nowhere", None
+    except Exception as exc:  # the point is to show which exception, at which line
+        result["raised"], result["failed_at"] = exception_text(exc), stage
+        result["error_class"] = f"{type(exc).__module__}.{type(exc).__qualname__}"
+    # Sticky? A good launch right after: it works when the error did not poison the context.
+    try:
+        vecadd[grid_for(n, 256), 256](a, b, c)
+        cuda.synchronize()
+        result["sticky"] = not bool(cp.allclose(c, a + b))
     except Exception as exc:
-        result["raised"] = exception_text(exc)
+        result["sticky"] = True
+        result["later_error"] = exception_text(exc)
     result["app_check"] = app_check(grid, block)
     result.update(n=n, block=block, grid=grid)
-    missing(result, "this ran on a GPU, which checks the launch itself", "sim_ran_without_error")
+    missing(
+        result,
+        "this ran on a GPU, which checks the launch itself",
+        "sim_ran_without_error",
+        "unguarded_raised",
+    )
+    return result
+
+
+def library_vs_kernel(n: int = 2**24, repeat: int = 21) -> Result:
+    """cp.add against the hand-written vecadd: median GPU time of one call, CUDA events around it."""
+    from simtviz.kernels.vecadd import vecadd
+
+    cp = _cupy()
+    result = new_result("library_vs_kernel", gpu_backend_name())
+    a = cp.random.uniform(-1, 1, n)
+    b = cp.random.uniform(-1, 1, n)
+    c = cp.empty_like(a)
+    grid = grid_for(n, 256)
+    vecadd[grid, 256](a, b, c)  # compiled outside the timing
+    cp.add(a, b, out=c)
+    cp.cuda.Device().synchronize()
+
+    def gpu_ms(launch: Any) -> float:
+        times = []
+        for _ in range(repeat):
+            start, end = cp.cuda.Event(), cp.cuda.Event()
+            start.record()
+            launch()
+            end.record()
+            end.synchronize()
+            times.append(float(cp.cuda.get_elapsed_time(start, end)))
+        return sorted(times)[repeat // 2]
+
+    result["cp_add_ms"] = gpu_ms(lambda: cp.add(a, b, out=c))
+    result["vecadd_ms"] = gpu_ms(lambda: vecadd[grid, 256](a, b, c))
+    timed = ("cp.add", result["cp_add_ms"]), ("vecadd", result["vecadd_ms"])
+    result["faster"] = _faster(*timed, "about the same")
+    result["verified"] = bool(cp.allclose(c, a + b))
+    result.update(n=n, repeat=repeat)
+    return result
+
+
+def timing_ways(n: int = 2**24 + 11, block: int = 256, repeat: int = 20) -> Result:
+    """The vector add timed three wrong ways and the right one."""
+    from numba import cuda
+
+    from simtviz.kernels.vecadd import vecadd
+
+    cp = _cupy()
+    result = new_result("timing_ways", gpu_backend_name())
+    kernel = cuda.jit(vecadd.py_func)  # a fresh dispatcher: its first launch compiles
+    a = cp.random.uniform(-1, 1, n)
+    b = cp.random.uniform(-1, 1, n)
+    c = cp.zeros_like(a)
+    grid = grid_for(n, block)
+    cp.cuda.Device().synchronize()
+
+    def host_ms(launch: Any) -> float:
+        t0 = time.perf_counter()
+        launch()
+        return (time.perf_counter() - t0) * 1e3
+
+    result["first_launch_ms"] = host_ms(lambda: kernel[grid, block](a, b, c))
+    cuda.synchronize()
+    result["launch_call_ms"] = host_ms(lambda: kernel[grid, block](a, b, c))
+    cuda.synchronize()
+    a_h, b_h = cp.asnumpy(a), cp.asnumpy(b)
+    c_h = np.zeros(n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the host-array warning is §2.2.3.3's lesson
+        result["numpy_args_ms"] = host_ms(lambda: kernel[grid, block](a_h, b_h, c_h))
+    # No synchronize before this check: the result is already in host memory when the call returns.
+    result["numpy_launch_waits"] = bool(np.array_equal(c_h, a_h + b_h))
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    start.record()
+    for _ in range(repeat):
+        kernel[grid, block](a, b, c)
+    end.record()
+    end.synchronize()
+    ms = float(cp.cuda.get_elapsed_time(start, end)) / repeat
+    result["events_ms"] = ms
+    result["events_GBps"] = 3 * n * 8 / ms / 1e6  # two arrays read, one written, 8 bytes each
+    result["first_vs_warm"] = "far longer" if result["first_launch_ms"] > 10 * ms else "about the same"
+    result.update(n=n, block=block, grid=grid, repeat=repeat)
     return result

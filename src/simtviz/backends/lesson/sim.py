@@ -14,6 +14,13 @@ from typing import Any
 import numpy as np
 
 from simtviz.backends.lesson import chapter_code
+from simtviz.backends.lesson.both import (  # noqa: F401  (the same code runs on both backends)
+    ecosystem,
+    error_checks,
+    index_formula,
+    thread_count,
+    warps,
+)
 from simtviz.backends.lesson.common import (
     NO_GPU,
     SIM_NO_ASYNC,
@@ -30,6 +37,7 @@ from simtviz.backends.lesson.common import (
 )
 from simtviz.core.vecadd import grid_for
 
+SIM_MAX_THREADS = 65_536  # about ten seconds of the simulator
 SIM_NO_JIT = "the simulator compiles nothing: every launch runs the Python function as it is"
 
 
@@ -38,7 +46,10 @@ def _cupy_gap() -> tuple[Any, str]:
     cp, why = import_cupy()
     if cp is None:
         return None, why or "CuPy is not available"
-    return cp, cupy_usable(cp) or f"CuPy needs a GPU ({NO_GPU})"
+    # CuPy's own words here name a missing driver; a student needs to read that there is no GPU.
+    if cupy_usable(cp):
+        return cp, f"CuPy needs a GPU: {NO_GPU}"
+    return cp, "a simulator run does not use CuPy's GPU arrays"
 
 
 def jit_timing(n: int = 512, block: int = 256) -> Result:
@@ -58,7 +69,15 @@ def jit_timing(n: int = 512, block: int = 256) -> Result:
         # Host wall time of the simulator running n Python threads, not of a GPU.
         result[f"{which}_sim_launch_ms"] = (time.perf_counter() - t0) * 1e3
     result["verified"] = bool(np.allclose(c, a + b))
-    missing(result, SIM_NO_JIT, "first_launch_ms", "second_launch_ms", "first_minus_second_ms")
+    missing(
+        result,
+        SIM_NO_JIT,
+        "first_launch_ms",
+        "second_launch_ms",
+        "first_minus_second_ms",
+        "float32_launch_ms",
+        "float32_compiled_again",
+    )
     missing(result, SIM_NO_EVENTS, "first_event_ms", "second_event_ms")
     result.update(n=n, block=block, grid=grid)
     return result
@@ -75,8 +94,12 @@ def array_dtypes() -> Result:
         result["has_cp_rand"] = hasattr(cp, "rand")
         result["has_cp_random_random"] = hasattr(cp.random, "random")
         # Line 1 fails for want of a GPU; lines 2 and 3 fail on a name before CuPy touches one.
-        result["chapter_lines"] = chapter_code.run_lines(chapter_code.CREATING_ARRAYS, {"cp": cp, "np": np})
-    missing(result, gap, "zeros_dtype", "uniform_dtype", "random_dtype")
+        lines = chapter_code.run_lines(chapter_code.CREATING_ARRAYS, {"cp": cp, "np": np})
+        for line in lines:  # CuPy's words for a missing GPU name the driver: say it plainly
+            if line["error"] and ("CUDARuntimeError" in line["error"] or "CUDADriverError" in line["error"]):
+                line["error"] = f"CuPy needs a GPU: {NO_GPU}"
+        result["chapter_lines"] = lines
+    missing(result, gap, "zeros_dtype", "uniform_dtype", "random_dtype", "arange_dtype")
     # NumPy's own defaults, shown as NumPy's: CuPy follows them, which only a GPU run proves.
     result["numpy_zeros_dtype"] = str(np.zeros((2, 2)).dtype)
     result["numpy_uniform_dtype"] = str(np.random.default_rng(0).uniform(-1, 1, 4).dtype)
@@ -86,7 +109,7 @@ def array_dtypes() -> Result:
 def copy_bandwidth(mbytes: int = 64, repeat: int = 5) -> Result:
     result = new_result("copy_bandwidth", "sim")
     keys = [f"{d}_{m}_{u}" for d in ("h2d", "d2h") for m in ("pageable", "pinned") for u in ("ms", "GBps")]
-    missing(result, SIM_NO_COPY, *keys)
+    missing(result, SIM_NO_COPY, *keys, "faster_d2h")
     result.update(bytes=mbytes * 2**20, repeat=repeat)
     return result
 
@@ -110,6 +133,7 @@ def host_array_to_kernel(n: int = 256, block: int = 256) -> Result:
         except Exception as exc:
             result["raised"] = exception_text(exc)
     result["result_correct"] = result["raised"] is None and bool(np.array_equal(c, a + b))
+    result["outcome"] = _outcome(result)
     # What the simulator itself said (nothing, as measured): not what numba-cuda says on a GPU.
     result["sim_warnings"] = [f"{type(w.message).__name__}: {w.message}" for w in caught]
     missing(
@@ -121,6 +145,12 @@ def host_array_to_kernel(n: int = 256, block: int = 256) -> Result:
     missing(result, SIM_NO_CLOCK, "host_arrays_ms", "device_arrays_ms")
     result.update(n=n, block=block, grid=grid)
     return result
+
+
+def _outcome(result: Result) -> str:
+    if result["raised"] is not None:
+        return "an error"
+    return "the right answer" if result["result_correct"] else "a wrong answer"
 
 
 def gpu_array_to_python() -> Result:
@@ -136,6 +166,10 @@ def gpu_array_to_python() -> Result:
         "loop_item_type",
         "loop_item_shape",
         "loop_total",
+        "mixed_raises",
+        "mixed_error",
+        "float_outcome",
+        "silent_copies",
     )
     return result
 
@@ -166,6 +200,7 @@ def async_timeline(hold_ms: float = 50.0) -> Result:
     vecadd[grid_for(n, block), block](a, a, c)
     t1 = time.perf_counter()
     result["kernel_done_at_launch_return"] = bool(np.array_equal(c, 2.0 * a))
+    result["launch_returned"] = "after the kernel" if result["kernel_done_at_launch_return"] else "right away"
     cuda.synchronize()
     t2 = time.perf_counter()
     result["sim_launch_return_ms"] = (t1 - t0) * 1e3
@@ -182,6 +217,16 @@ def bounds_check(n: int = 1000, block: int = 256) -> Result:
 
     result = new_result("bounds_check", "sim")
     grid = grid_for(n, block)
+    if grid * block > SIM_MAX_THREADS:
+        # ≈6,600 simulated threads a second: 2^24 threads would take about 40 minutes.
+        minutes = grid * block / 6600 / 60
+        reason = (
+            f"{grid * block:,} threads would take the simulator about {minutes:.0f} minutes "
+            "(one Python thread at a time); a GPU runs them in a fraction of a millisecond"
+        )
+        missing(result, reason, "raised", "oob_writes", "c_correct")
+        result.update(n=n, block=block, grid=grid, surplus_threads=grid * block - n)
+        return result
     a = np.ones(n)
     b = np.full(n, 2.0)
     c = np.full(n, -7.0)
@@ -214,10 +259,52 @@ def launch_2048(n: int = 2048 + 11, block: int = 2048) -> Result:
         vecadd[grid, block](a, a, c)
         cuda.synchronize()
         result["sim_ran_without_error"] = True
+        result["failed_at"] = "nowhere"
     except Exception as exc:
         result["sim_ran_without_error"] = False
         result["sim_error"] = exception_text(exc)
+        result["failed_at"] = "the launch line"  # the simulator runs the kernel inside the launch
+    # The chapter's kernel has no guard: here its surplus threads raise IndexError, which is easy
+    # to mistake for the launch limit. It is not: the guarded launch above ran.
+    from simtviz.kernels.vecadd import vecadd_unguarded
+
+    try:
+        vecadd_unguarded[grid, block](a, a, np.zeros(n))
+        result["unguarded_error"] = None
+    except Exception as exc:  # IndexError, as NumPy indexing raises
+        result["unguarded_error"] = exception_text(exc)
+    result["unguarded_raised"] = type_name(result["unguarded_error"])
     result["app_check"] = app_check(grid, block)
-    missing(result, "only a GPU's driver rejects the launch; the simulator checks no limits", "raised")
+    no_limits = "only a GPU's driver rejects the launch; the simulator checks no limits"
+    missing(result, no_limits, "raised", "error_class", "sticky")
     result.update(n=n, block=block, grid=grid)
+    return result
+
+
+def type_name(text: str | None) -> str | None:
+    """``IndexError`` from ``builtins.IndexError: ...`` (None stays None)."""
+    return None if text is None else text.split(":", 1)[0].rsplit(".", 1)[-1]
+
+
+def library_vs_kernel(n: int = 2**24) -> Result:
+    result = new_result("library_vs_kernel", "sim")
+    missing(result, SIM_NO_CLOCK + "; and CuPy needs a GPU: " + NO_GPU, "cp_add_ms", "vecadd_ms", "faster")
+    result["n"] = n
+    return result
+
+
+def timing_ways(n: int = 2**24 + 11, block: int = 256) -> Result:
+    result = new_result("timing_ways", "sim")
+    missing(
+        result,
+        SIM_NO_CLOCK,
+        "first_launch_ms",
+        "launch_call_ms",
+        "numpy_args_ms",
+        "events_ms",
+        "events_GBps",
+        "first_vs_warm",
+        "numpy_launch_waits",
+    )
+    result.update(n=n, block=block)
     return result

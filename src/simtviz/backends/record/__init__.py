@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress, check_size, simulated_rejection
+from simtviz.backends.base import Backend, BackendInfo, Progress, check_size, simulated_rejection
 from simtviz.backends.experiment import register
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import validate
@@ -36,7 +36,7 @@ class RecordExperiment:
         if validate(request.config, info.limits):
             # A GPU gets the launch anyway: the driver's own error is the lesson.
             rejection = simulated_rejection(request.config, info.limits)
-            if info.kind is BackendKind.SIM and rejection is not None:
+            if info.speaks_for_driver and rejection is not None:
                 raise rejection
             return
         check_size(info, request.config.total_threads, request.force)
@@ -53,6 +53,15 @@ class RecordExperiment:
         from simtviz.backends.record.sim import record_in_simulator
 
         return record_in_simulator(request, info, progress)
+
+    def run_emu(self, request: RecordRequest, info: BackendInfo, progress: Progress | None) -> Recording:
+        from simtviz.backends.record.emu import record_in_emulator
+
+        # The emulator checks no limits either: it speaks for the driver, as the simulator does.
+        rejection = simulated_rejection(request.config, info.limits) if info is not None else None
+        if rejection is not None:
+            raise rejection
+        return record_in_emulator(request, info, progress)
 
 
 RECORD = register(RecordExperiment())

@@ -54,12 +54,16 @@ def profile_label(profile: DeviceProfile) -> str:
 
 
 def check_can_measure(backend_kind: str) -> None:
-    """Raise ``NothingToMeasure`` on the simulator, before anything is launched."""
+    """Raise ``NothingToMeasure`` off a GPU (simulator, emulator), before anything is launched."""
     if str(backend_kind) != "gpu":
+        how = (
+            "the CPU emulator runs every thread in lockstep on NumPy arrays"
+            if str(backend_kind) == "emu"
+            else "the CUDA simulator runs blocks one after another on the CPU"
+        )
         raise NothingToMeasure(
-            "the CUDA simulator runs blocks one after another on the CPU: it has no SMs and no "
-            "GPU clock, so there is no schedule to measure (the occupancy arithmetic still works: "
-            "pick a device profile)"
+            f"{how}: it has no SMs and no GPU clock, so there is no schedule to measure (the "
+            "occupancy arithmetic still works: pick a device profile)"
         )
 
 
@@ -104,7 +108,17 @@ def occupancy_summary(block: int, regs: int | None, smem: int, device: str = "cu
         profile = profile_for(device)
         if regs is None:
             regs = DEFAULT_PROFILE_REGS
-    return occupancy(profile, block, regs, smem).summary(device=profile_label(profile))
+    from simtviz.core.errors import BeyondDeviceLimits
+    from simtviz.core.occupancy import input_problems, opt_in_note
+
+    problems = input_problems(profile, block, regs, smem)
+    if problems:
+        raise BeyondDeviceLimits("; ".join(problems))
+    summary = occupancy(profile, block, regs, smem).summary(device=profile_label(profile))
+    note = opt_in_note(profile, smem, regs, block)
+    if note:
+        summary["opt_in_note"] = note
+    return summary
 
 
 @dataclass(frozen=True)

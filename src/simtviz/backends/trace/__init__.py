@@ -8,30 +8,35 @@ match the kernel (``precheck``). ``run_gpu`` and ``run_sim`` run the kernel in a
 its own (``isolated``): student code never runs in the app's process or in the simulator child
 that the index map shares, and an endless loop ends at ``request.time_limit_s``.
 
-``run_trace_sim(request, progress)`` (``trace.sim``) and ``run_trace_gpu(request, progress)``
-(``trace.gpu``) are what the child calls, by the names in ``RUNNERS``.
+``run_trace_sim(request, progress)`` (``trace.sim``), ``run_trace_gpu(request, progress)``
+(``trace.gpu``) and ``run_trace_emu(request, progress)`` (``trace.emu``, the CPU emulator) are
+what the child calls, by the names in ``RUNNERS``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress, simulated_rejection
+from simtviz.backends.base import Backend, BackendInfo, Progress, simulated_rejection
 from simtviz.backends.experiment import register
 from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.trace_args import ArgSpecError, match_parameters, parse_args
 from simtviz.core.trace_model import TraceRequest, TraceResult
 from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
-from simtviz.core.trace_source import choose_kernel, parse
+from simtviz.core.trace_source import TraceUnsupported, choose_kernel, parse
 
 # Names the child process imports and calls: "module:function".
+# (``trace.batch``: a TraceRequest goes straight to run_trace_sim / run_trace_gpu, a TraceBatch
+# runs each of its requests there.)
 RUNNERS = {
-    "sim": "simtviz.backends.trace.sim:run_trace_sim",
-    "gpu": "simtviz.backends.trace.gpu:run_trace_gpu",
+    "sim": "simtviz.backends.trace.batch:run_sim",
+    "gpu": "simtviz.backends.trace.batch:run_gpu",
+    "emu": "simtviz.backends.trace.batch:run_emu",
 }
-# The simulator traces any launch of up to this many threads without asking (as the index map).
-SIM_MAX_TRACE_THREADS = 131_072
+# Texts up to this many characters are parsed here before a run (a few ms); a longer one only in
+# the child, inside the time limit, so the app's GUI thread never parses megabytes (1 MB took 6 s).
+PRECHECK_MAX_CHARS = 64_000
 
 
 def launch_config(request: TraceRequest) -> LaunchConfig:
@@ -55,29 +60,53 @@ def precheck(request: TraceRequest) -> Rewrite:
 class TraceExperiment:
     name = "trace"
 
-    def check(self, request: TraceRequest, info: BackendInfo) -> None:
+    def check(self, request: TraceRequest, info: BackendInfo, ask_gpu: bool = True) -> None:
+        """Raises what would refuse ``request``. A construct the tracer refuses is first compiled
+        for a GPU (``ask_gpu``: a process of its own, ~1 s when not cached), so numba-cuda's reason
+        comes first; the app passes False and lets the run's child ask (its GUI never waits)."""
         if request.budget < 1:
             raise ArgSpecError(f"the budget must be at least 1 access (got {request.budget})")
         if not request.time_limit_s > 0:
             raise ArgSpecError(f"the time limit must be more than 0 s (got {request.time_limit_s})")
         request.check_window()
-        precheck(request)
-        if info.kind is BackendKind.SIM:
+        from simtviz.core.files import KERNEL_FILE_LIMIT, format_bytes
+
+        size = len(request.source.encode("utf-8", "replace"))
+        if size > KERNEL_FILE_LIMIT:
+            raise ArgSpecError(
+                f"the kernel's file is {format_bytes(size)}; simtviz traces files of up to "
+                f"{format_bytes(KERNEL_FILE_LIMIT)} (keep the kernel and what it needs)"
+            )
+        if len(request.source) > PRECHECK_MAX_CHARS:
+            parse_args(request.args)  # the arguments and their total size: no parsing of the text
+        else:
+            try:
+                precheck(request)
+            except TraceUnsupported as exc:
+                if not ask_gpu:
+                    raise
+                from simtviz.backends.trace.gpu_compile import gpu_refusal
+
+                refusal = gpu_refusal(request, exc)  # numba-cuda's reason first, if a GPU refuses too
+                if refusal is not None:
+                    raise refusal from None
+                raise
+        if info.speaks_for_driver:  # the simulator or the emulator: simtviz speaks for the driver
             rejection = simulated_rejection(launch_config(request), info.limits)
             if rejection is not None:
                 rejection.launch_line = f"{request.kernel or 'kernel'}[{request.grid}, {request.block}](...)"
                 raise rejection
-            if request.threads > SIM_MAX_TRACE_THREADS and not request.force:
+            if info.needs_confirmation(request.threads) and not request.force:
                 raise LaunchTooLarge(
                     request.threads,
                     info.estimate_seconds(request.threads, "trace"),
-                    SIM_MAX_TRACE_THREADS,
+                    info.max_threads_unasked,
                     info.device_words,
                 )
         # On a GPU the launch goes to the driver, whose own error is the lesson.
 
     def estimate_s(self, request: TraceRequest, info: BackendInfo) -> float | None:
-        return info.estimate_seconds(request.threads, "trace") if info.kind is BackendKind.SIM else None
+        return info.estimate_seconds(request.threads, "trace") if info.speaks_for_driver else None
 
     def run_gpu(
         self, backend: Backend | None, request: TraceRequest, progress: Progress | None
@@ -90,6 +119,16 @@ class TraceExperiment:
         from simtviz.backends.trace.isolated import run_isolated
 
         return run_isolated("sim", request, progress)
+
+    def run_emu(self, request: TraceRequest, info: BackendInfo | None, progress: Progress | None) -> Any:
+        from simtviz.backends.trace.isolated import run_isolated
+
+        # The emulator checks no limits either: it speaks for the driver, as the simulator does.
+        rejection = simulated_rejection(launch_config(request), info.limits) if info is not None else None
+        if rejection is not None:
+            rejection.launch_line = f"{request.kernel or 'kernel'}[{request.grid}, {request.block}](...)"
+            raise rejection
+        return run_isolated("emu", request, progress)
 
 
 TRACE = register(TraceExperiment())

@@ -25,6 +25,7 @@ import traceback
 from typing import IO, Any
 
 HEADER = struct.Struct("<Q")
+ANALYSIS_CPU_S = 240.0  # CPU seconds beyond the time limit for the analysis and timing
 
 
 def write_message(stream: IO[bytes], message: Any, lock: threading.Lock) -> None:
@@ -70,14 +71,24 @@ def _watch_parent(stdin: IO[bytes]) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     kind = argv[0] if argv else "sim"
+    from simtviz.backends.trace.limits import apply_limits, die_with_parent, limit_cpu
+
+    die_with_parent(int(argv[1]) if len(argv) > 1 else 0)
+    apply_limits(kind)
     proto = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # print() in the student's kernel goes to stderr, never into the protocol
     lock = threading.Lock()
 
+    # A GPU would compile the kernel? Asked of a process with numba real, started now so that
+    # its import overlaps ours (backends/trace/gpu_compile.py).
+    from simtviz.backends.trace.gpu_compile import start_checker, verify
+
+    checker = start_checker(kind)
     # The backend, chosen before anything imports numba.
     from simtviz.backends.selection import activate
 
-    activate(kind)
+    if kind != "emu":  # the CPU emulator never imports numba: nothing to choose
+        activate(kind)
     try:
         from simtviz.backends.trace import RUNNERS
 
@@ -85,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         runner = getattr(importlib.import_module(module_name), func_name)
-        import simtviz.kernels.trace_helpers  # noqa: F401  (numba and the helpers, before 'ready')
+        if kind != "emu":  # the emulator imports no numba
+            import simtviz.kernels.trace_helpers  # noqa: F401  (numba and the helpers, before 'ready')
 
         if kind == "gpu":
             from numba import cuda
@@ -102,14 +114,28 @@ def main(argv: list[str] | None = None) -> int:
     try:
         request = read_message(stdin)
     except EOFError:
+        if checker is not None:
+            checker.close()
         return 0
     threading.Thread(target=_watch_parent, args=(stdin,), daemon=True).start()
+    # A backstop only: the parent's wall-clock limit is the real one (isolated.py).
+    limit_cpu((os.cpu_count() or 1) * (float(request.time_limit_s) + ANALYSIS_CPU_S))
 
     def progress(fraction: float) -> None:
         write_message(proto, ("progress", float(fraction)), lock)
 
+    def phase(name: str) -> None:
+        write_message(proto, ("phase", name), lock)
+
+    from simtviz.backends.trace import prepare
+
+    prepare.PHASE_HOOK = phase
+
     try:
+        note = verify(request, kind, checker, lambda: progress(0.0))  # refuses what a GPU would not compile
         reply: tuple[Any, ...] = ("ok", runner(request, progress))
+        if note:
+            reply[1].notes.append(note)
     except BaseException as exc:
         reply = _error_message(exc)
     try:
@@ -173,7 +199,7 @@ def _as_unavailable(exc: BaseException, kind: str) -> BaseException:
 
     if isinstance(exc, SimtvizError):
         return exc
-    where = "the GPU" if kind == "gpu" else "the CUDA simulator"
+    where = {"gpu": "the GPU", "emu": "the CPU emulator"}.get(kind, "the CUDA simulator")
     return BackendUnavailable(f"the traced kernel's process could not start {where}: {exc}")
 
 

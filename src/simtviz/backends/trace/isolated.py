@@ -11,7 +11,17 @@ works from inside a daemonic process) with pickled messages on its stdin/stdout.
 numba call happens in the calling process, so the app's worker thread is not needed for it.
 
 The clock of the time limit starts when the child is ready (numba imported, context made), so a
-slow start on a cold laptop never counts against the student's kernel.
+slow start on a cold laptop never counts against the student's kernel; from then it covers
+everything (reading the file, building the arrays, the file's top-level code, compiling and
+running the kernel) up to the analysis, which gets ANALYSIS_LIMIT_S of its own.
+
+Nothing is left behind: each child leads its own session (process group), so the time limit,
+Cancel and closing the window kill the whole group, a ``sleep &`` started by module code included;
+its temporary folder ``$TMPDIR/simtviz-trace-<app pid>-*`` is removed whenever the child ends, and
+folders of apps that died (SIGKILL, a power cut) are removed when the next child starts. The
+child sets its own limits and dies with the app (``limits.py``); children are started from one
+long-lived thread (``spawn``) because Linux's parent-death signal fires when the thread that
+started a child ends, not the process.
 
 ``WarmChild`` starts the next child ahead of time (the desktop app keeps one waiting), which
 hides numba's import (~1 s) from Run.
@@ -22,11 +32,15 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any, cast
 
 from simtviz.backends.trace.child import read_message, write_message
@@ -43,6 +57,68 @@ STDERR_KEEP = 20_000  # characters of the child's stderr kept for messages (the 
 # Progress the child reports once the traced kernel has run (backends/trace/gpu.py, sim.py).
 ANALYSIS_FROM = 0.4
 ANALYSIS_LIMIT_S = 180.0
+
+
+TEMP_PREFIX = "simtviz-trace-"
+# Folders of the old naming (no app pid) are removed once this old: no run lasts a day.
+OLD_FOLDER_AGE_S = 86_400.0
+
+
+def remove_stale_trace_temp(base: str | None = None) -> list[Path]:
+    """Remove ``simtviz-trace-<pid>-*`` folders whose app (``pid``) is gone; returns them."""
+    from simtviz.backends.sim_process import _pid_alive
+
+    removed = []
+    for folder in sorted(Path(base or tempfile.gettempdir()).glob(f"{TEMP_PREFIX}*")):
+        head = folder.name[len(TEMP_PREFIX) :].split("-")[0]
+        if head.isdigit():
+            pid = int(head)
+            if pid == os.getpid() or _pid_alive(pid):
+                continue
+        else:
+            with contextlib.suppress(OSError):
+                if time.time() - folder.stat().st_mtime < OLD_FOLDER_AGE_S:
+                    continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+_stale_removed = False
+
+
+class _Spawner:
+    """Starts every child from one daemon thread that lives as long as this process."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[Any]]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, make: Callable[[], Any]) -> Any:
+        if threading.current_thread() is threading.main_thread():
+            return make()  # the main thread ends only with the process
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._serve, name="simtviz-trace-spawner", daemon=True)
+                self._thread.start()
+        reply: queue.Queue[Any] = queue.Queue()
+        self._jobs.put((make, reply))
+        ok, value = reply.get()
+        if not ok:
+            raise value
+        return value
+
+    def _serve(self) -> None:
+        while True:
+            make, reply = self._jobs.get()
+            try:
+                reply.put((True, make()))
+            except BaseException as exc:
+                reply.put((False, exc))
+
+
+spawn = _Spawner()
 
 
 def child_env(kind: str) -> dict[str, str]:
@@ -64,18 +140,34 @@ class TraceChild:
     """One child process, started now; ``run`` sends it one request."""
 
     def __init__(self, kind: str) -> None:
+        global _stale_removed
         self.kind = kind
+        if not _stale_removed:
+            _stale_removed = True
+            remove_stale_trace_temp()
         creation: dict[str, Any] = {}
         if sys.platform == "win32":  # pragma: no cover - no console window per run
             creation["creationflags"] = getattr(subprocess, "CREATE_NO_WINDOW", 0)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "simtviz.backends.trace.child", kind],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=child_env(kind),
-            **creation,
-        )
+        else:
+            creation["start_new_session"] = True  # its own process group: killed as one
+        self.folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-"))
+        env = child_env(kind)
+        env["TMPDIR"] = str(self.folder)  # whatever the child (or the student's file) writes
+        try:
+            self.proc = spawn(
+                lambda: subprocess.Popen(
+                    [sys.executable, "-m", "simtviz.backends.trace.child", kind, str(os.getpid())],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    env=env,
+                    **creation,
+                )
+            )
+        except BaseException:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
+        self.phase = "ready"
         self.messages: queue.Queue[Any] = queue.Queue()
         self.ready = threading.Event()  # set when the child has said "ready" (warmed up)
         self._stderr: list[str] = []
@@ -110,15 +202,23 @@ class TraceChild:
                 del self._stderr[:1000]
 
     def kill(self) -> None:
-        """End the child now (SIGKILL) and reap it; a GPU child's context goes with it."""
+        """End the child and every process it started (SIGKILL to its process group), reap it
+        and remove its temporary folder; a GPU child's context goes with it."""
+        if sys.platform != "win32":
+            # Its group outlives it while a member lives (a 'sleep &'), and Linux does not reuse
+            # the number of a group in use: killing it after the child's end is still safe.
+            with contextlib.suppress(OSError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
         if self.proc.poll() is None:
-            self.proc.kill()
+            with contextlib.suppress(OSError):
+                self.proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):  # the OS did not reap it yet
             self.proc.wait(5)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 with contextlib.suppress(Exception):
                     stream.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def _next(self, deadline: float | None, cancel: threading.Event | None) -> Any:
         """The next message; raises Cancelled / TimeLimitReached (after killing the child)."""
@@ -156,22 +256,28 @@ class TraceChild:
             assert self.proc.stdin is not None
             write_message(cast(IO[bytes], self.proc.stdin), request, self._lock)
             deadline = time.monotonic() + max(0.1, float(request.time_limit_s))
+            self.phase, analysing = "prepare", False
             while True:
                 try:
                     message = self._next(deadline, cancel)
                 except _Deadline:
                     raise TimeLimitReached(
-                        request.time_limit_s, f"the kernel {_kernel_words(request)}"
+                        request.time_limit_s, f"the kernel {_kernel_words(request)}", self.phase
                     ) from None
+                if message[0] == "phase":
+                    self.phase = str(message[1])
+                    continue
                 if message[0] == "progress":
-                    # The limit is for the student's kernel: each step the child reports gets it
-                    # anew, and once the traced run has ended (ANALYSIS_FROM) what is left is
-                    # simtviz's own analysis and timing, which on a fresh machine compiles CuPy's
-                    # kernels for over 10 s (measured on the H200): that gets ANALYSIS_LIMIT_S.
-                    step_s = float(request.time_limit_s)
-                    if float(message[1]) >= ANALYSIS_FROM:
-                        step_s = max(step_s, ANALYSIS_LIMIT_S)
-                    deadline = time.monotonic() + max(0.1, step_s)
+                    # The limit covers reading the file, the arrays, the module and the kernel:
+                    # one clock from the request. Once the traced run has ended (ANALYSIS_FROM)
+                    # what is left is simtviz's own analysis and timing, which on a fresh machine
+                    # compiles CuPy's kernels for over 10 s (measured on the H200): that gets
+                    # ANALYSIS_LIMIT_S of its own, once.
+                    if float(message[1]) >= ANALYSIS_FROM and not analysing:
+                        analysing = True
+                        self.phase = "analysis"
+                        step_s = max(float(request.time_limit_s), ANALYSIS_LIMIT_S)
+                        deadline = time.monotonic() + step_s
                     if progress is not None:
                         progress(min(0.99, float(message[1])))
                     continue
@@ -200,7 +306,13 @@ class TraceChild:
             # Sticky in the child's context only: that process is gone, this one is fine.
             return KernelFailed(f"{exc.message} (only the traced kernel's own process was affected)")
         if isinstance(exc, BaseException):
-            return exc
+            from simtviz.core.errors import describe
+
+            try:
+                describe(exc)  # an error simtviz words (its own, MemoryError): carried as it is
+                return exc
+            except KeyError:
+                pass
         return KernelFailed(f"the traced kernel's process raised {name}: {text}")
 
 

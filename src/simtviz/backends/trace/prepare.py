@@ -13,6 +13,7 @@ import shutil
 import sys
 import tempfile
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,26 @@ import numpy as np
 
 from simtviz.core.trace_analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, SHARED, ArrayInfo
 from simtviz.core.trace_args import ArraySpec, build_host_args, match_parameters, parse_args
-from simtviz.core.trace_model import KernelCompileError, TraceRequest, TraceResult, evaluate_check
+from simtviz.core.trace_hazards import loop_carried
+from simtviz.core.trace_model import (
+    KernelCompileError,
+    TopLevelError,
+    TraceRequest,
+    TraceResult,
+    evaluate_check,
+)
 from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
 from simtviz.core.trace_source import choose_kernel, describe_numba_error, numba_error_line, parse
+
+# Set by the child process: tells the parent what the run is doing (``phase``), so that a stop at
+# the time limit names it: "arrays" (building the arguments), "module" (the file's top-level
+# code), "kernel" (compiling and running the kernel).
+PHASE_HOOK: Callable[[str], None] | None = None
+
+
+def phase(name: str) -> None:
+    if PHASE_HOOK is not None:
+        PHASE_HOOK(name)
 
 
 @dataclass
@@ -45,8 +63,19 @@ class Prepared:
             module = types.ModuleType(name)
             module.__file__ = str(self.path)
             sys.modules[name] = module
-            exec(self.rewrite.compile(str(self.path), traced), module.__dict__)
+            phase("module")
+            try:
+                exec(self.rewrite.compile(str(self.path), traced), module.__dict__)
+            except (Exception, SystemExit) as exc:  # the file's own imports, defaults, decorators
+                line = self.failure_line(exc)
+                where = f"line {line}: " if line else ""
+                raise TopLevelError(
+                    line or 0,
+                    f"{where}{type(exc).__name__}: {exc} (in the file's top-level code, which runs "
+                    "before the kernel)",
+                ) from exc
             self.modules[traced] = module
+            phase("kernel")
         return getattr(self.modules[traced], self.rewrite.kernel)
 
     def inputs(self) -> dict[str, Any]:
@@ -65,6 +94,7 @@ class Prepared:
     ) -> TraceResult:
         """The run's result, the same for both backends (the GPU adds its kernel times after)."""
         window = request.cut_window()
+        analysis.hazards = loop_carried(analysis.hazards, self.rewrite.barrier_lines)
         return TraceResult(
             backend=backend,
             kernel=self.rewrite.kernel,
@@ -144,6 +174,7 @@ def prepare(request: TraceRequest) -> Prepared:
     specs = match_parameters(params, specs_by_name)
     dims = {s.name: s.ndim for s in specs if isinstance(s, ArraySpec)}
     rewrite = rewrite_kernel(request.source, fn.name, dims, request.filename)
+    phase("arrays")
     host = build_host_args(specs, request.seed)
     # In log-id order: the array parameters, then the kernel's shared arrays.
     arrays = tuple(ArrayInfo(s.name, s.shape, s.dtype) for s in specs if isinstance(s, ArraySpec)) + tuple(

@@ -14,13 +14,14 @@ import numpy as np
 from simtviz.backends.base import Progress
 from simtviz.backends.trace.prepare import new_counters, new_log, prepare, read_counts, window_args
 from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchTooLarge
-from simtviz.core.estimates import estimate_seconds
+from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, estimate_seconds
 from simtviz.core.trace_analysis import analyse
 from simtviz.core.trace_args import ArraySpec
 from simtviz.core.trace_model import SIM_BUDGET, TraceRequest, TraceResult
+from simtviz.core.trace_words import simulated_failure_words
 
-# Threads the simulator runs without being asked (about 30 s traced).
-SIM_MAX_TRACE_THREADS = 131_072
+# Threads the simulator runs without being asked (one owner: core.estimates).
+SIM_MAX_TRACE_THREADS = SIM_MAX_THREADS_UNASKED
 # Rows allocated per thread beyond which the log stops at the budget anyway.
 SIM_ROWS_PER_THREAD = 64
 
@@ -54,8 +55,7 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
             kernel[request.grid, request.block](*device_args, log, count, *window_args(request))
         except Exception as exc:  # the student's code raised inside a simulated thread
             line = prepared.failure_line(exc)
-            where = f"line {line}: " if line else ""
-            raise KernelFailed(f"{where}{type(exc).__name__}: {exc}") from exc
+            raise KernelFailed(simulated_failure_words(exc, line, prepared.specs), line=line or 0) from exc
         run_s = time.perf_counter() - t0
         if progress:
             progress(0.8)

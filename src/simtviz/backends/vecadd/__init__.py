@@ -6,22 +6,20 @@ simulator with NumPy. Neither imports the other: what both need lives in ``core.
 
 from __future__ import annotations
 
-from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress, check_size, simulated_rejection
+from simtviz.backends.base import Backend, BackendInfo, Progress, check_size, simulated_rejection
 from simtviz.backends.experiment import register
-from simtviz.core.limits import DeviceLimits
-from simtviz.core.vecadd import VecaddRequest, VecaddResult, estimate_sim_seconds
+from simtviz.core.vecadd import VecaddRequest, VecaddResult
 
 
-def check_sim_request(request: VecaddRequest, limits: DeviceLimits) -> None:
-    """Refuse what a GPU would refuse (with the driver's text), then what would take too long."""
-    from simtviz.backends.sim import sim_info
-
-    rejection = simulated_rejection(request.config, limits)
+def check_sim_request(request: VecaddRequest, info: BackendInfo) -> None:
+    """Refuse what a GPU would refuse (with the driver's text), then what would take too long
+    (on the CPU: the simulator or the emulator, as ``info`` says)."""
+    rejection = simulated_rejection(request.config, info.limits)
     if rejection is not None:
         rejection.launch_line = request.config.launch_line("vecadd", "a, b, c")
         raise rejection
     check_size(
-        sim_info(),
+        info,
         request.simulated_threads(),
         request.force,
         "vecadd",
@@ -35,11 +33,13 @@ class VecaddExperiment:
 
     def check(self, request: VecaddRequest, info: BackendInfo) -> None:
         # On a GPU the launch goes to the driver, whose own error is the lesson.
-        if info.kind is BackendKind.SIM:
-            check_sim_request(request, info.limits)
+        if info.speaks_for_driver:
+            check_sim_request(request, info)
 
     def estimate_s(self, request: VecaddRequest, info: BackendInfo) -> float | None:
-        return estimate_sim_seconds(request) if info.kind is BackendKind.SIM else None
+        if not info.speaks_for_driver:
+            return None
+        return info.estimate_seconds(request.simulated_threads(), "vecadd")
 
     def run_gpu(self, backend: Backend, request: VecaddRequest, progress: Progress | None) -> VecaddResult:
         from simtviz.backends.vecadd.gpu import run_vecadd_gpu
@@ -50,6 +50,16 @@ class VecaddExperiment:
         from simtviz.backends.vecadd.sim import run_vecadd_sim
 
         return run_vecadd_sim(request, info.label, progress)
+
+    def run_emu(self, request: VecaddRequest, info: BackendInfo, progress: Progress | None) -> VecaddResult:
+        from simtviz.backends.vecadd.emu import run_vecadd_emu
+
+        # The emulator checks no limits either: it speaks for the driver, as the simulator does.
+        rejection = simulated_rejection(request.config, info.limits) if info is not None else None
+        if rejection is not None:
+            rejection.launch_line = request.config.launch_line("vecadd", "a, b, c")
+            raise rejection
+        return run_vecadd_emu(request, info.label if info is not None else "emu", progress)
 
 
 VECADD = register(VecaddExperiment())

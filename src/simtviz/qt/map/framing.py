@@ -84,9 +84,12 @@ def legend_ids(lo: int, hi: int) -> list[int | None]:
     return ids
 
 
-def legend_html(field: str, levels: tuple[float, float]) -> str:
-    """A swatch and the id for each id listed; says so when colours repeat."""
+def legend_html(field: str, levels: tuple[float, float], top: int | None = None) -> str:
+    """A swatch and the id for each id listed; says so when colours repeat. ``top``: the largest
+    id on the map (the levels stretch one warp, 0 … 0, to 0 … 1: a warp 1 that does not exist)."""
     lo, hi = int(levels[0]), int(levels[1])
+    if top is not None:
+        hi = max(lo, min(hi, int(top)))
     lines = [f"<b>{html.escape(field)}</b>"]
     for value in legend_ids(lo, hi):
         if value is None:

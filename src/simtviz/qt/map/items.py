@@ -222,3 +222,30 @@ class PinRing(pg.ScatterPlotItem):
     def describe(self) -> tuple[float, float, bool]:
         """(size in screen pixels, pen width, visible)."""
         return (float(self.opts["size"]), float(self.opts["pen"].widthF()), self.isVisible())
+
+
+class IntegerAxis(pg.AxisItem):
+    """An axis over whole rows or columns: tick spacings of at least 1, labels without decimals,
+    ticks only from the map's first row (column) to its last (``set_bounds``)."""
+
+    bounds: tuple[float, float] | None = None
+
+    def set_bounds(self, lo: float, hi: float) -> None:
+        self.bounds = (lo, hi)
+        self.picture = None  # pyqtgraph redraws the axis from scratch
+        self.update()
+
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
+        levels = super().tickValues(minVal, maxVal, size)
+        if self.bounds is None:
+            return levels
+        lo, hi = self.bounds
+        return [(spacing, [v for v in values if lo <= v <= hi]) for spacing, values in levels]
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
+        levels = super().tickSpacing(minVal, maxVal, size)
+        whole = [(max(1.0, round(spacing)), offset) for spacing, offset in levels if spacing >= 1]
+        return whole or [(1.0, 0.0)]
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        return [str(round(v * scale)) for v in values]

@@ -45,6 +45,7 @@ from simtviz.qt.map.framing import (
     tile_ticks,
 )
 from simtviz.qt.map.items import BlockBorderItem, Cell, CellImageItem, CellTextItem, PinRing, Tile
+from simtviz.qt.map.items import IntegerAxis as Axis
 from simtviz.qt.theme import PALETTES, Palette
 
 if TYPE_CHECKING:
@@ -97,7 +98,8 @@ class IndexMap(CellsMixin, QWidget):
         self.view = pg.GraphicsLayoutWidget()
         self.view.setObjectName("mapView")
         self.view.setMouseTracking(True)
-        self.plot: pg.PlotItem = self.view.addPlot(row=0, col=0)
+        # Rows and columns are whole threads: ticks on integers only, however far one zooms in.
+        self.plot: pg.PlotItem = self.view.addPlot(0, 0, axisItems={s: Axis(s) for s in ("left", "bottom")})
         self.plot.invertY(True)
         self.plot.setAspectLocked(True)
         self.plot.hideButtons()
@@ -336,6 +338,8 @@ class IndexMap(CellsMixin, QWidget):
         self._update_legend(categorical)
         self._set_axis_labels()
         self._set_tile_ticks(offsets if self.is_tiled() else None)
+        for name, lo, hi in (("bottom", bx, bx + cols - 1), ("left", by, by + rows - 1)):
+            self.plot.getAxis(name).set_bounds(lo, hi)  # no ticks on rows or columns not on the map
         self._highlight_tile()
         self._update_z_label()
 
@@ -444,9 +448,9 @@ class IndexMap(CellsMixin, QWidget):
         self.legend.setVisible(categorical and known)
         if categorical and known:
             size = "15pt" if self._presentation else "10pt"
-            self.legend.setText(
-                legend_html(self._field, self._levels), color=self._palette.foreground, size=size
-            )
+            top = max(int(img.max()) for img in self._images.values() if img.size)
+            html = legend_html(self._field, self._levels, top)
+            self.legend.setText(html, color=self._palette.foreground, size=size)
 
     def _highlight_tile(self) -> None:
         for tile in self._tiles:

@@ -10,13 +10,12 @@ debounced, so a crash loses nothing.
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -28,6 +27,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTabWidget,
@@ -37,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
+from simtviz.core.trace_infer import DEFAULT_ARRAY, infer_specs
 from simtviz.core.trace_model import (
     DEFAULT_BUDGET,
     DEFAULT_TIME_LIMIT_S,
@@ -47,8 +49,10 @@ from simtviz.core.trace_model import (
 from simtviz.core.trace_report import findings
 from simtviz.core.trace_source import TraceUnsupported, find_kernels
 from simtviz.core.trace_templates import templates
+from simtviz.core.trace_words import element_words, look_at
+from simtviz.qt.panels import kernel_files
 from simtviz.qt.panels.kernel_editor import CodeEditor
-from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner
+from simtviz.qt.panels.kernel_run import ArgsTable, TraceRunner, fit_findings
 from simtviz.qt.panels.kernel_views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
 
 if TYPE_CHECKING:
@@ -102,21 +106,19 @@ class KernelTab(QWidget):
         self.saveButton = QPushButton("Save…", objectName="kernelSaveButton")
         self.editor = CodeEditor()
         self.editor.setObjectName("kernelEditor")
-        top = QHBoxLayout()
-        top.addWidget(self.template, 1)
-        top.addWidget(self.openButton)
-        top.addWidget(self.saveButton)
+        # Template, files and Run on one row over everything: the primary action never scrolls.
+        self.template.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.template.setMinimumContentsLength(8)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        lv.addLayout(top)
         lv.addWidget(self.editor, 1)
         note = QLabel(
             "Your own code, run on your machine: opening a file never runs it; only Run does, "
             "in a separate process that is stopped at the time limit."
         )
         note.setWordWrap(True)
-        lv.addWidget(note)
+        note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         launch = QGroupBox("Launch")
         grid = QGridLayout(launch)
@@ -163,17 +165,15 @@ class KernelTab(QWidget):
         opts.addWidget(self.windowBlocks, 1, 3)
         window_help = QLabel(WINDOW_HELP, objectName="kernelWindowHelp")
         window_help.setWordWrap(True)
+        window_help.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         opts.addWidget(window_help, 2, 0, 1, 4)
         self.runButton = QPushButton("Run traced", objectName="kernelRunButton")
+        self.runButton.setToolTip("Run traced (Ctrl+R or F5 on this tab; Esc cancels)")
         self.cancelButton = QPushButton("Cancel", objectName="kernelCancelButton")
         self.cancelButton.setEnabled(False)
         self.progress = QProgressBar(objectName="kernelProgress")
         self.progress.setRange(0, 1000)
         self.progress.setVisible(False)
-        runs = QHBoxLayout()
-        runs.addWidget(self.runButton)
-        runs.addWidget(self.cancelButton)
-        runs.addWidget(self.progress, 1)
 
         self.result = QTextEdit(objectName="kernelResult")
         self.result.setReadOnly(True)
@@ -187,17 +187,26 @@ class KernelTab(QWidget):
         self.threadSpin.setSpecialValueText("none")
         self.threadSpin.setToolTip("a global thread id: its accesses are outlined in the arrays")
 
-        right = QWidget()
-        rv = QVBoxLayout(right)
-        rv.setContentsMargins(0, 0, 0, 0)
-        rv.addWidget(launch)
-        rv.addWidget(QLabel("Parameters"))
-        rv.addWidget(self.args, 1)
-        rv.addWidget(self.refreshButton)
-        rv.addWidget(self.check)
-        rv.addLayout(opts)
-        rv.addLayout(runs)
-        rv.addWidget(self.result, 2)
+        # The settings scroll in their own box under the editor (the tab's one scroll area).
+        settings = QWidget(objectName="kernelSettings")
+        sv = QVBoxLayout(settings)
+        sv.setContentsMargins(0, 0, 4, 0)
+        sv.addWidget(launch)
+        sv.addWidget(QLabel("Parameters"))
+        sv.addWidget(self.args, 1)
+        sv.addWidget(self.refreshButton)
+        sv.addWidget(self.check)
+        sv.addLayout(opts)
+        sv.addWidget(note)
+        settings_scroll = QScrollArea(objectName="kernelSettingsScroll")
+        settings_scroll.setWidget(settings)
+        settings_scroll.setWidgetResizable(True)
+        settings_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        settings_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.args.setMinimumHeight(120)  # the header and a few parameters, not 1.5 rows
+        launch.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        for spin in self.spins.values():
+            spin.setMinimumWidth(40)
 
         self.arrays = ArraysPanel()
         self.lines = LinesTable()
@@ -220,16 +229,34 @@ class KernelTab(QWidget):
         views.addTab(arrays_box, "Arrays")
         views.addTab(lines_box, "Per line")
 
-        upper = QSplitter(Qt.Orientation.Horizontal)
-        upper.addWidget(left)
-        upper.addWidget(right)
-        upper.setSizes([700, 500])
-        outer = QSplitter(Qt.Orientation.Vertical)
-        outer.addWidget(upper)
-        outer.addWidget(views)
-        outer.setSizes([520, 420])
+        # [editor ; settings] | [findings ; maps]: the findings and the maps are always in view,
+        # beside the code that made them (issue 21: 1280 × 720 in presentation mode).
+        code_side = QSplitter(Qt.Orientation.Vertical, objectName="kernelCodeSplitter")
+        code_side.addWidget(left)
+        code_side.addWidget(settings_scroll)
+        code_side.setSizes([500, 400])
+        self._results_side = QSplitter(Qt.Orientation.Vertical, objectName="kernelResultSplitter")
+        self._results_side.addWidget(self.result)
+        self._results_side.addWidget(views)
+        self._results_side.setCollapsible(0, False)
+        self._results_side.setCollapsible(1, False)
+        body = QSplitter(Qt.Orientation.Horizontal, objectName="kernelSplitter")
+        body.addWidget(code_side)
+        body.addWidget(self._results_side)
+        body.setSizes([500, 600])
+        self.result.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        top = QHBoxLayout()
+        top.addWidget(self.template, 1)
+        top.addWidget(self.openButton)
+        top.addWidget(self.saveButton)
+        top.addSpacing(12)
+        top.addWidget(self.runButton)
+        top.addWidget(self.cancelButton)
+        top.addWidget(self.progress, 1)
         layout = QVBoxLayout(self)
-        layout.addWidget(outer)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(body, 1)
 
         self.template.activated.connect(self._on_template)
         self.openButton.clicked.connect(lambda: self.open_file())
@@ -275,53 +302,23 @@ class KernelTab(QWidget):
 
     def save_state(self) -> None:
         """Into the settings now (also called on every edit, after a short pause)."""
-        qs = self._qs
-        qs.setValue(KEY + "source", self.editor.toPlainText())
-        qs.setValue(KEY + "template", self.template.currentData() or "")
-        qs.setValue(KEY + "grid", ",".join(str(v) for v in self.grid()))
-        qs.setValue(KEY + "block", ",".join(str(v) for v in self.block()))
-        qs.setValue(KEY + "args", json.dumps(self.args.specs()))
-        qs.setValue(KEY + "check", self.check.text())
-        qs.setValue(KEY + "budget", self.budget.value())
-        qs.setValue(KEY + "time_limit", self.timeLimit.value())
-        first, blocks = self.window_inputs()
-        qs.setValue(KEY + "window_first", first)
-        qs.setValue(KEY + "window_blocks", blocks)
-        qs.sync()
+        kernel_files.save_state(self)
 
     def _restore(self) -> None:
-        qs = self._qs
-        source = qs.value(KEY + "source", None)
-        if not source:
-            # A first start: the unguarded vecadd, not saved until the student changes something.
-            self.load_template(
-                templates()[1].name if len(templates()) > 1 else templates()[0].name, save=False
-            )
-            return
-        self._loading = True
-        try:
-            self.editor.setPlainText(str(source))
-            self._set_dims(str(qs.value(KEY + "grid", "1,1,1")), str(qs.value(KEY + "block", "32,1,1")))
-            try:
-                specs = json.loads(str(qs.value(KEY + "args", "{}")))
-            except ValueError:
-                specs = {}
-            self.refresh_params(specs if isinstance(specs, dict) else {})
-            self.check.setText(str(qs.value(KEY + "check", "")))
-            self.budget.setValue(int(str(qs.value(KEY + "budget", DEFAULT_BUDGET))))
-            self.timeLimit.setValue(float(str(qs.value(KEY + "time_limit", DEFAULT_TIME_LIMIT_S))))
-            self.set_window(
-                int(str(qs.value(KEY + "window_first", 0))), int(str(qs.value(KEY + "window_blocks", 0)))
-            )
-        except (TypeError, ValueError):
-            log.warning("the saved Your kernel settings were unreadable; kept the text only")
-        finally:
-            self._loading = False
+        kernel_files.restore(self)
+
+    def _status(self, text: str) -> None:
+        window = self.window()
+        status = getattr(window, "statusBar", None)
+        if callable(status):
+            status().showMessage(text, 15000)
 
     def _set_dims(self, grid: str, block: str) -> None:
         for what, text in (("grid", grid), ("block", block)):
             values = [int(v) for v in text.split(",")] + [1, 1, 1]
             for axis, v in zip("XYZ", values, strict=False):
+                if not 0 <= v <= INT_MAX:
+                    raise ValueError(f"{KEY}{what}={text} is out of range")
                 self.spins[f"{what}{axis}"].setValue(v)
 
     def grid(self) -> tuple[int, int, int]:
@@ -360,40 +357,52 @@ class KernelTab(QWidget):
         except TraceUnsupported:
             kernels = []
         params = list(kernels[0].params) if kernels else list(keep)
+        # Types read from the code for what the student has not set (a row left at the table's
+        # default included): an index array is int32, a size an int, not all float32.
+        inferred = infer_specs(self.editor.toPlainText(), kernels[0].name) if kernels else {}
+        for name in params:
+            if name in inferred and keep.get(name, DEFAULT_ARRAY) == DEFAULT_ARRAY:
+                keep[name] = inferred[name]
         self.args.set_specs(params, keep)
 
     def set_args(self, specs: dict[str, str]) -> None:
         """NAME → SPEC in the CLI's syntax (CONTRACT.md)."""
         self.refresh_params(dict(specs))
 
-    def open_file(self, path: str | Path | None = None) -> None:
+    def open_file(self, path: str | Path | None = None) -> bool:
+        """Put a file's text in the editor (it is never run here); see ``kernel_files``."""
         if path is None:
             path, _ = QFileDialog.getOpenFileName(self, "Open a kernel", "", "Python files (*.py)")
             if not path:
-                return
-        text = Path(path).read_text(encoding="utf-8")  # read only: the file is never run here
-        self.template.setCurrentIndex(0)
-        self.editor.setPlainText(text)
-        self._filename = Path(path).name
-        self.refresh_params()
+                return False
+        return kernel_files.open_into(self, path)
 
     def save_file(self, path: str | Path | None = None) -> Path | None:
+        """Write the editor's text; None when nothing was written (the window says why)."""
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self, "Save the kernel", "kernel.py", "Python files (*.py)")
             if not path:
                 return None
-        from simtviz.core.files import atomic_write
+        return kernel_files.save_from(self, path)
 
-        text = self.editor.toPlainText()
-
-        def write(fh: Any) -> None:
-            fh.write(text)
-
-        return atomic_write(Path(path), write, mode="w")
+    def _say(self, text: str) -> None:
+        """A file's outcome, where the student looks: the result box and the status bar."""
+        self.result.setPlainText(text)
+        self._status(text)
 
     # --- running -------------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            QTimer.singleShot(0, lambda: fit_findings(self.result, self._results_side))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        fit_findings(self.result, self._results_side)
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        fit_findings(self.result, self._results_side)
         # The student is here to press Run: its process starts now, not when they press it.
         self.runner.prewarm(self._kind())
 
@@ -423,21 +432,23 @@ class KernelTab(QWidget):
         """Check the request here (nothing runs), then run it in a child process."""
         if self.runner.busy:
             return False
-        from simtviz.backends.base import BackendInfo, BackendKind
-        from simtviz.backends.sim import sim_info
+        from simtviz.backends import info_for
         from simtviz.backends.trace import TRACE
-        from simtviz.core.limits import DeviceLimits
 
         kind = self._kind()
         request = self.request(force)
-        info = (
-            sim_info()
-            if kind == "sim"
-            else (self.session.info or BackendInfo(BackendKind.GPU, "gpu", "GPU", DeviceLimits()))
-        )
+        info = self.session.info if self.session.info is not None and kind != "sim" else info_for(kind)
         self.editor.mark_line(None)
         try:
-            TRACE.check(request, info)
+            TRACE.check(request, info, ask_gpu=False)
+        except TraceUnsupported as exc:
+            from simtviz.backends.trace.gpu_compile import worth_asking
+
+            if not worth_asking(exc, request.source):
+                self._on_failed(exc)
+                return False
+            # Run anyway: the child compiles it for a GPU first (numba-cuda's reason, if it has
+            # one, comes before the tracer's), then refuses it with this same error.
         except LaunchTooLarge as exc:
             from PySide6.QtWidgets import QMessageBox
 
@@ -473,11 +484,19 @@ class KernelTab(QWidget):
         self.lines.show_lines(summary["lines"], summary.get("shared_lines"))
         self.warp.show_request(None)
         self.detail.setText("Click an element to see the threads that touched it.")
-        if result.summary()["oob"]:
-            self.editor.mark_line(result.summary()["oob"][0]["line"])
+        look = look_at(summary)  # the most urgent finding's line, whatever its kind
+        if look:
+            self.editor.mark_line(look[0][0])
 
     def _on_failed(self, exc: BaseException) -> None:
         self._set_busy(False)
+        # The previous kernel's maps, table and check must not stand beside this failure.
+        self._result = None
+        self._data = None
+        self.arrays.show_data(None)
+        self.lines.show_lines([])
+        self.warp.show_request(None)
+        self.detail.setText("")
         if isinstance(exc, Cancelled):
             self.result.setPlainText("Cancelled: the kernel's process was ended.")
             return
@@ -507,7 +526,7 @@ class KernelTab(QWidget):
         for dim in reversed(info.shape):
             rest, i = divmod(rest, dim)
             idx.append(i)
-        where = f"{info.name}[{', '.join(map(str, reversed(idx)))}]"
+        where = element_words(info.name, idx[::-1], info.shape)  # a 2-D element by row and column
         if rows.size == 0:
             if d.result.window is not None:
                 self.detail.setText(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import keyword
 import re
 
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -40,21 +40,43 @@ def _format(color: str, bold: bool = False, italic: bool = False) -> QTextCharFo
     return fmt
 
 
+# Token colours on a light and on a dark editor (the dark theme's #2b2d31): each at least 4.5:1
+# against its background, so keywords stay readable on a projector.
+SCHEMES = {
+    False: {"keyword": "#0033b3", "cuda": "#00627a", "constant": "#871094", "number": "#1750eb",
+            "decorator": "#7a6a00", "string": "#067d17", "comment": "#6e6e6e"},
+    True: {"keyword": "#82aaff", "cuda": "#56c8d8", "constant": "#d7a0ff", "number": "#f0a868",
+           "decorator": "#e5c07b", "string": "#a5d68a", "comment": "#a8adb5"},
+}  # fmt: skip
+
+
 class PythonHighlighter(QSyntaxHighlighter):
     """Keywords, CUDA names, numbers, strings (also triple-quoted over lines), comments, decorators."""
 
-    def __init__(self, document: QTextDocument) -> None:
+    def __init__(self, document: QTextDocument, dark: bool = False) -> None:
         super().__init__(document)
+        self.dark = dark
+        self._build_rules()
+
+    def set_dark(self, dark: bool) -> None:
+        """Colours for a dark editor (the dark theme) or a light one; redraws the text."""
+        if dark != self.dark:
+            self.dark = dark
+            self._build_rules()
+            self.rehighlight()
+
+    def _build_rules(self) -> None:
+        c = SCHEMES[self.dark]
         self.rules: list[tuple[re.Pattern[str], QTextCharFormat]] = [
-            (re.compile(r"\b(" + "|".join(keyword.kwlist) + r")\b"), _format("#0033b3", bold=True)),
-            (re.compile(r"\b(" + "|".join(CUDA_WORDS) + r")\b"), _format("#00627a")),
-            (re.compile(r"\b(True|False|None|self)\b"), _format("#871094")),
-            (re.compile(r"\b\d+(\.\d*)?([eE][-+]?\d+)?\b"), _format("#1750eb")),
-            (re.compile(r"@[\w.]+"), _format("#9e880d")),
-            (re.compile(r"'[^'\\\n]*(\\.[^'\\\n]*)*'|\"[^\"\\\n]*(\\.[^\"\\\n]*)*\""), _format("#067d17")),
-            (re.compile(r"#[^\n]*"), _format("#8c8c8c", italic=True)),
+            (re.compile(r"\b(" + "|".join(keyword.kwlist) + r")\b"), _format(c["keyword"], bold=True)),
+            (re.compile(r"\b(" + "|".join(CUDA_WORDS) + r")\b"), _format(c["cuda"])),
+            (re.compile(r"\b(True|False|None|self)\b"), _format(c["constant"])),
+            (re.compile(r"\b\d+(\.\d*)?([eE][-+]?\d+)?\b"), _format(c["number"])),
+            (re.compile(r"@[\w.]+"), _format(c["decorator"])),
+            (re.compile(r"'[^'\\\n]*(\\.[^'\\\n]*)*'|\"[^\"\\\n]*(\\.[^\"\\\n]*)*\""), _format(c["string"])),
+            (re.compile(r"#[^\n]*"), _format(c["comment"], italic=True)),
         ]
-        self.triple = _format("#067d17", italic=True)
+        self.triple = _format(c["string"], italic=True)
 
     def highlightBlock(self, text: str) -> None:
         for pattern, fmt in self.rules:
@@ -112,6 +134,12 @@ class CodeEditor(QPlainTextEdit):
         self.updateRequest.connect(self._scroll_numbers)
         self._update_margin()
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange):
+            # The theme's style sheet sets the editor's background: pick the colours that read on it.
+            self.highlighter.set_dark(self.palette().base().color().lightness() < 128)
+
     def keyPressEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         # Tab inserts four spaces: a tab character in Python code only makes trouble.
         if event.key() == Qt.Key.Key_Tab and not event.modifiers():
@@ -145,7 +173,10 @@ class CodeEditor(QPlainTextEdit):
 
     def paint_numbers(self, widget: QWidget, event: QPaintEvent) -> None:
         painter = QPainter(widget)
-        painter.fillRect(event.rect(), self.palette().alternateBase())
+        base = self.palette().base().color()
+        dark = base.lightness() < 128
+        painter.fillRect(event.rect(), base.lighter(135) if dark else base.darker(106))
+        numbers = QColor("#9aa0a8") if dark else QColor("#6e6e6e")
         block = self.firstVisibleBlock()
         number = block.blockNumber()
         top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
@@ -154,7 +185,7 @@ class CodeEditor(QPlainTextEdit):
         while block.isValid() and top <= event.rect().bottom():
             if block.isVisible() and bottom >= event.rect().top():
                 marked = self._marked == number + 1
-                painter.setPen(QColor("#c62828") if marked else self.palette().placeholderText().color())
+                painter.setPen(QColor("#ff6e6e" if dark else "#c62828") if marked else numbers)
                 painter.drawText(
                     0, top, widget.width() - 5, height, Qt.AlignmentFlag.AlignRight, str(number + 1)
                 )

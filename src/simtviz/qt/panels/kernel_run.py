@@ -11,8 +11,10 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHeaderView,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTextEdit,
     QWidget,
 )
 
@@ -42,19 +44,21 @@ class TraceRunner(QObject):
         return self._thread is not None and self._thread.is_alive()
 
     def start(self, kind: str, request: TraceRequest) -> None:
-        from simtviz.backends.trace.isolated import run_isolated
+        from simtviz.backends.trace.fallback import run_traced
 
         self._cancel = threading.Event()
         cancel = self._cancel
 
         def work() -> None:
             try:
-                result = run_isolated(kind, request, self.progress.emit, cancel, self.warm.take(kind))
+                # On emu, a kernel the emulator cannot run goes to the simulator; the result's
+                # notes say so first, and the findings show them.
+                result = run_traced(kind, request, self.progress.emit, cancel, self.warm.take(kind))
             except BaseException as exc:  # every failure is shown in words
                 self.failed.emit(exc)
-                return
-            self.finished.emit(result)
-            try:  # the next Run finds numba already imported
+            else:
+                self.finished.emit(result)
+            try:  # the next Run finds numba already imported, after a failure too
                 self.warm.prepare(kind)
             except Exception:
                 log.exception("could not start the next traced kernel's process")
@@ -148,3 +152,15 @@ class ArgsTable(QTableWidget):
             else:
                 out[name] = f"{dtype}:{value}"
         return out
+
+
+def fit_findings(result: QTextEdit, splitter: QSplitter) -> None:
+    """Give the findings box 8 lines at its font size where the window has room (not a minimum:
+    the window must still fit 1024 × 640); the maps under it get the rest."""
+    lines = 8 * result.fontMetrics().lineSpacing()
+    frame = 2 * result.frameWidth() + 2 * int(result.document().documentMargin()) + 2
+    total = sum(splitter.sizes())
+    if total > 0:
+        below = splitter.widget(1).minimumSizeHint().height()
+        top = max(min(lines + frame, total - below), total // 3)
+        splitter.setSizes([top, total - top])

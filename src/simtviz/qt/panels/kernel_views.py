@@ -14,13 +14,14 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -45,6 +46,8 @@ from simtviz.core.trace_analysis import (
     warp_of,
 )
 from simtviz.core.trace_model import TraceResult
+from simtviz.core.trace_words import number
+from simtviz.qt.map.items import IntegerAxis
 
 COLOR_MODES = ("thread (last to touch)", "warp (last to touch)", "block (last to touch)", "accesses")
 KIND_WORDS = ("load", "store", "atomic add")
@@ -167,7 +170,12 @@ class ArrayView(QWidget):
         self.aid = aid
         self.setObjectName(f"kernelArray{aid}")
         self.view = pg.GraphicsLayoutWidget()
-        self.plot = self.view.addPlot()
+        self.plot = self.view.addPlot(0, 0, axisItems={s: IntegerAxis(s) for s in ("left", "bottom")})
+        # The colour scale: which number each colour stands for (grey and red are in the title).
+        self.scale = pg.ColorBarItem(
+            values=(0, 1), colorMap=pg.colormap.get("viridis"), interactive=False, width=14
+        )
+        self.view.addItem(self.scale, row=0, col=1)
         self.plot.invertY(True)
         self.plot.setAspectLocked(True)
         self.plot.showGrid(False, False)
@@ -184,6 +192,20 @@ class ArrayView(QWidget):
         self.rows = self.cols = 0
         self.values: np.ndarray | None = None
         self.size = 0
+
+    def _apply_colours(self) -> None:
+        """The window's background and text colours (pyqtgraph's default is black)."""
+        base, text = self.palette().base().color(), self.palette().text().color()
+        self.view.setBackground(base)
+        for axis in (self.plot.getAxis("left"), self.plot.getAxis("bottom"), self.scale.getAxis("right")):
+            axis.setPen(text)
+            axis.setTextPen(text)
+        self.plot.titleLabel.setAttr("color", text.name())
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange):
+            self._apply_colours()
 
     def layout_shape(self, shape: tuple[int, ...], width: int) -> tuple[int, int]:
         if len(shape) == 1:
@@ -224,12 +246,18 @@ class ArrayView(QWidget):
         self.values = values
         self.image.setImage(padded.reshape(self.rows, self.cols, 3), levels=(0, 255))
         self.image.setRect(QRectF(0, 0, self.cols, self.rows))
-        # With a window the map shows only its threads' accesses: say so where the grey is read.
-        by = " by the window's threads" if data.result.window is not None else ""
-        self.plot.setTitle(
-            f"{info.name} {info.dtype}{list(info.shape)} — coloured by {mode}; grey: untouched{by}, "
-            "red: stored by more than one thread"
-        )
+        self.scale.setLevels((float(lo), float(hi if hi > lo else lo + 1)))
+        self.scale.getAxis("right").setLabel(mode.split(" (")[0])
+        self._apply_colours()
+        # Square cells, unless the array is a strip (1,000 elements in rows of 256: 4 × 256)
+        # that square cells would draw as a hairline across an empty plot: then it fills the plot.
+        self.plot.setAspectLocked(self.rows * 8 >= self.cols)
+        self.plot.getAxis("bottom").set_bounds(0, self.cols - 1)
+        self.plot.getAxis("left").set_bounds(0, self.rows - 1)
+        self.plot.autoRange(padding=0.02)
+        # A short title: a long one set the plot's minimum width past the widget's and cut the
+        # map and its colour scale off. What grey and red mean is said once, over the maps.
+        self.plot.setTitle(f"{info.name} {info.dtype}{list(info.shape)}")
         self.marks.clear()
 
     def mark(self, elements: np.ndarray) -> None:
@@ -294,7 +322,7 @@ class LinesTable(QTableWidget):
                 eff = row["efficiency"]
                 cells = (
                     str(row["line"]), row["array"], row["kind"], f"{row['count']:,}", f"{row['requests']:,}",
-                    "—" if spr is None else f"{spr:g}", "—" if eff is None else f"{eff:.0%}",
+                    "—" if spr is None else number(spr), "—" if eff is None else f"{eff:.0%}",
                 ) + (("—", "—") if shared else ())  # fmt: skip
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -443,22 +471,29 @@ class ArraysPanel(QWidget):
         head.addWidget(QLabel("1-D row width"))
         head.addWidget(self.width)
         head.addStretch(1)
+        # One line under the controls (cut at the edge rather than wrapped: the maps keep the height).
+        self.legend = QLabel(objectName="kernelArraysLegend")
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.grid = QHBoxLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(head)
+        layout.addWidget(self.legend)
         layout.addLayout(self.grid, 1)
         self.views: list[ArrayView] = []
         self.data: TraceData | None = None
         self.color.currentIndexChanged.connect(self.redraw)
         self.width.valueChanged.connect(self.redraw)
 
-    def show_data(self, data: TraceData) -> None:
+    def show_data(self, data: TraceData | None) -> None:
+        """The maps of ``data``'s arrays; None clears them (a failed run shows no stale maps)."""
         self.data = data
         for v in self.views:
             self.grid.removeWidget(v)
             v.deleteLater()
         self.views = []
+        if data is None:
+            return
         for aid, info in enumerate(data.result.arrays):
             if info.space == SHARED:  # one copy per block: no single map to draw
                 continue
@@ -474,6 +509,9 @@ class ArraysPanel(QWidget):
     def redraw(self) -> None:
         if self.data is None:
             return
+        # With a window the maps show only its threads' accesses: say so where the grey is read.
+        by = " by the window's threads" if self.data.result.window is not None else ""
+        self.legend.setText(f"grey: untouched{by}; red: stored by more than one thread")
         for v in self.views:
             v.show_array(self.data, self.color.currentText(), self.width.value())
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.backends.base import BackendInfo
-from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, estimate_seconds, format_duration
+from simtviz.core.estimates import estimate_seconds, format_duration, max_threads_unasked
 from simtviz.core.formulas import launch_code, totals_text
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.limits import DeviceLimits, validate
@@ -186,9 +186,10 @@ class LaunchPanel(QWidget):
         lines = [f"⚠ {p.message}" for p in problems]
         if problems:
             lines.append("Run stays enabled: press it to see the error the driver gives.")
-        elif self._backend_kind == "sim" and config.total_threads > SIM_MAX_THREADS_UNASKED:
-            eta = format_duration(estimate_seconds("sim", config.total_threads))
-            lines.append(f"⏱ about {eta} on the CPU simulator; you will be asked before it runs.")
+        elif self._backend_kind != "gpu" and config.total_threads > max_threads_unasked(self._backend_kind):
+            eta = format_duration(estimate_seconds(self._backend_kind, config.total_threads))
+            where = "the CPU emulator" if self._backend_kind == "emu" else "the CPU simulator"
+            lines.append(f"⏱ about {eta} on {where}; you will be asked before it runs.")
         self.warnings.setText("<br>".join(lines))
         self.warnings.setVisible(bool(lines))
         self.code.setPlainText(launch_code(config))

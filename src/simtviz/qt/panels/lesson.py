@@ -19,16 +19,21 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QTabWidget,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -42,6 +47,7 @@ from simtviz.core.lesson_handout import render_handout
 from simtviz.qt import dialogs
 from simtviz.qt.panels.lesson_charts import chart_for, widget_png
 from simtviz.qt.panels.lesson_demos import LessonDemos
+from simtviz.qt.panels.lesson_question import LessonQuestionBox
 from simtviz.qt.panels.lesson_views import ErratumCard, code_html, values_html, values_text, wrap_label
 
 if TYPE_CHECKING:
@@ -51,6 +57,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LESSON = "lesson"
+
+
+def _takes_page_keys(widget: QWidget | None) -> bool:
+    """True for a widget where the user types (an editor, a text field, a spin box): Page Down
+    there belongs to it."""
+    if isinstance(widget, QPlainTextEdit | QTextEdit):
+        return not widget.isReadOnly()
+    return isinstance(widget, QLineEdit | QAbstractSpinBox)
 
 
 def _discard(widget: QWidget) -> None:
@@ -80,6 +94,9 @@ class LessonPanel(LessonDemos, QWidget):
         self._index = 0
         self._kind = session.kind if session is not None else "sim"
         self.results: dict[str, dict[str, Any]] = {}  # probe → its latest result
+        self.answers: dict[str, str] = {}  # section → the student's checked prediction
+        self.feedback: dict[str, str] = {}  # section → "you said X, the GPU did Y" after its run
+        self.question_runs: dict[str, dict[str, Any]] = {}  # section → the run that answered it
         self.figures: dict[str, list[tuple[bytes, str]]] = {}  # section → [(PNG, caption)]
         self._pending_probe: tuple[str, str] | None = None  # (section, probe) running now
         self._pending_map: tuple[str, TryIt, LaunchConfig] | None = None
@@ -151,12 +168,15 @@ class LessonPanel(LessonDemos, QWidget):
         body = QWidget(objectName="lessonBody")
         layout = QVBoxLayout(body)
         layout.addWidget(self.lessonExplanation)
+        # The question comes right after the explanation: asked before the code and the cards.
+        self.lessonQuestionBox = LessonQuestionBox()
+        self.lessonQuestionBox.answered.connect(self._on_answered)
+        self.lessonQuestionBox.concluded.connect(self._on_concluded)
+        layout.addWidget(self.lessonQuestionBox)
         layout.addWidget(self.lessonCode)
         layout.addWidget(self.lessonCodeNote)
         layout.addLayout(self._cards_box)
         layout.addWidget(self.lessonSimNote)
-        layout.addLayout(self._buttons_box)
-        layout.addWidget(self.lessonStatus)
         layout.addLayout(self._results_box)
         layout.addStretch(1)
         self.lessonScroll = QScrollArea(objectName="lessonScroll")
@@ -179,10 +199,16 @@ class LessonPanel(LessonDemos, QWidget):
         nav.addStretch(1)
         nav.addWidget(self.lessonExport)
 
+        # Only the step's text scrolls: its title, Try it, what it said and the navigation stay
+        # in view at 1280 × 720 in presentation mode, whatever the step's length.
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 4, 6, 4)
+        outer.setSpacing(4)
         outer.addLayout(top)
         outer.addWidget(self.lessonStepTitle)
         outer.addWidget(self.lessonScroll, stretch=1)
+        outer.addLayout(self._buttons_box)
+        outer.addWidget(self.lessonStatus)
         outer.addLayout(nav)
         self._restyle()
 
@@ -211,6 +237,9 @@ class LessonPanel(LessonDemos, QWidget):
         tabs = self._tabs()
         if tabs is not None:
             tabs.currentChanged.connect(lambda _i: self._on_tab_changed())
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                app.focusChanged.connect(self._on_focus_changed)
             self._on_tab_changed()
         self._restyle()
 
@@ -242,8 +271,14 @@ class LessonPanel(LessonDemos, QWidget):
         if current is not self._driven_page and current is not self._page_of(self):
             self._driven_page = None  # the user went elsewhere: leave their keys alone
         active = current is self._page_of(self) or (current is not None and current is self._driven_page)
+        # Page Down / Up typed in an editor page through the editor, never through the lesson.
+        active = active and not _takes_page_keys(QApplication.focusWidget())
         for shortcut in self._keys:
             shortcut.setEnabled(active)
+
+    def _on_focus_changed(self, _old: QWidget | None, _new: QWidget | None) -> None:
+        if self._tabs() is not None:
+            self._on_tab_changed()
 
     def _open_page_of(self, widget: QWidget) -> bool:
         tabs, page = self._tabs(), self._page_of(widget)
@@ -263,12 +298,35 @@ class LessonPanel(LessonDemos, QWidget):
         return True
 
     def _key_next(self) -> None:
-        self._back_to_lesson()
-        self.next()
+        """Page Down: first what is below on this step, a page at a time, then the next step."""
+        if self._back_to_lesson() or not self.reveal(1):
+            self.next()
 
     def _key_previous(self) -> None:
-        if not self._back_to_lesson():  # from a demonstration, Page Up returns to its step
-            self.previous()
+        """Page Up: the mirror of Page Down; the previous step opens at its end."""
+        if self._back_to_lesson():  # from a demonstration, Page Up returns to its step
+            return
+        if not self.reveal(-1) and self._index > 0:
+            self.show_step(self._index - 1, at_end=True)
+
+    def _scroll_to(self, name: str) -> None:
+        widget = self.lessonScroll.widget().findChild(QGroupBox, name)
+        if widget is None or widget.parentWidget() is None:
+            return
+        bar, body = self.lessonScroll.verticalScrollBar(), self.lessonScroll.widget()
+        body.layout().activate()  # the result's box was just added: place it first
+        QApplication.sendPostedEvents(self.lessonScroll, 0)
+        bar.setValue(min(bar.maximum(), widget.mapTo(body, QPoint(0, 0)).y()))
+
+    def reveal(self, direction: int) -> bool:
+        """Scroll the step's text one page down (``1``) or up (``-1``); False at its end."""
+        bar = self.lessonScroll.verticalScrollBar()
+        if (direction > 0 and bar.value() >= bar.maximum()) or (direction < 0 and bar.value() <= 0):
+            return False
+        # A line of the last page stays in view, so the reader keeps their place.
+        step = max(1, bar.pageStep() - self.fontMetrics().lineSpacing())
+        bar.setValue(bar.value() + direction * step)
+        return True
 
     # --- navigation ----------------------------------------------------------------------------
     def next(self) -> None:
@@ -284,23 +342,27 @@ class LessonPanel(LessonDemos, QWidget):
         self._kind = kind
         self._show_sim_note()
 
-    def show_step(self, index: int) -> None:
+    def show_step(self, index: int, at_end: bool = False) -> None:
         self._index = max(0, min(int(index), len(STEPS) - 1))
         s = self.step()
         self.lessonStepTitle.setText(s.heading)
         self.lessonProgress.setText(f"Step {self._index + 1} of {len(STEPS)}")
         self.lessonStepList.setCurrentIndex(self._index)
-        bullets = "".join(f"<li>{html.escape(line)}</li>" for line in s.explanation)
-        beyond = "<p><i>Beyond the chapter.</i></p>" if s.beyond else ""
-        self.lessonExplanation.setText(f"{beyond}<ul style='margin-left: 0'>{bullets}</ul>")
         self.lessonCode.setText(code_html(s.code))
-        self.lessonCodeNote.setVisible("# corrected:" in s.code)
         for card in self._cards:
             _discard(card)
         self._cards = [ErratumCard(e, self.check_probe) for e in s.errata]
         for card in self._cards:
             self._cards_box.addWidget(card)
             card.show_result(self.results.get(card.erratum.probe))
+        run = self.question_runs.get(s.section)
+        self.lessonQuestionBox.set_step(
+            s,
+            self.answers.get(s.section),
+            self.feedback.get(s.section, ""),
+            (run, self._where()) if run is not None else None,
+        )
+        self._reveal()
         for button in self._more_buttons:
             _discard(button)
         self._more_buttons = []
@@ -311,11 +373,14 @@ class LessonPanel(LessonDemos, QWidget):
             self._more_buttons.append(button)
         self._label_buttons()
         self._show_sim_note()
-        self.lessonStatus.setText("")
+        self._status("")
         self._show_results()
         self._update_buttons()
-        self.lessonScroll.verticalScrollBar().setValue(0)
         self._restyle()
+        bar = self.lessonScroll.verticalScrollBar()
+        bar.setValue(0)
+        if at_end:  # once the new text is laid out and the scroll range known
+            QTimer.singleShot(0, lambda: bar.setValue(bar.maximum()))
         self.stepChanged.emit(self._index)
 
     def _show_sim_note(self) -> None:
@@ -324,7 +389,7 @@ class LessonPanel(LessonDemos, QWidget):
             f"<b>On the CPU simulator</b> this step shows: {html.escape(s.sim_shows)}<br>"
             f"It cannot show: {html.escape(s.sim_cannot)}"
         )
-        self.lessonSimNote.setVisible(self._kind == "sim")
+        self.lessonSimNote.setVisible(self._kind != "gpu")  # the emulator runs probes on the simulator
 
     def _label_buttons(self) -> None:
         s = self.step()
@@ -381,9 +446,10 @@ class LessonPanel(LessonDemos, QWidget):
 
     def _status(self, text: str) -> None:
         self.lessonStatus.setText(text)
+        self.lessonStatus.setVisible(bool(text))  # no empty line of the screen's height
 
     def _where(self) -> str:
-        return "the GPU" if self._kind == "gpu" else "the CPU simulator"
+        return {"gpu": "the GPU", "emu": "the CPU emulator"}.get(self._kind, "the CPU simulator")
 
     def run_probe(self, probe: str, section: str, params: Mapping[str, Any]) -> bool:
         if self._session is None:
@@ -436,10 +502,16 @@ class LessonPanel(LessonDemos, QWidget):
         self.results[probe] = result
         section = self._pending_probe[0] if self._pending_probe else self.step().section
         self._pending_probe = None
+        box = self.lessonQuestionBox
+        if section == self.step().section and box.show_result(probe, result, self._where()):
+            self.question_runs[section] = result
         for card in self._cards:
             if card.erratum.probe == probe:
                 card.show_result(result)
         self._show_results()
+        # The result just arrived: its top at the top of the view (looked up when the timer
+        # fires: the boxes may be rebuilt before then).
+        QTimer.singleShot(50, lambda: self._scroll_to(f"lessonResult_{probe}"))
         if result.get("error"):
             self._status(f"{probe} failed on {self._where()}: {result['error']}")
         else:
@@ -450,6 +522,35 @@ class LessonPanel(LessonDemos, QWidget):
             self._add_figure(section, widget_png(chart), f"{probe} ({result.get('backend', '')})")
             chart.deleteLater()
         self.probeShown.emit(probe, result)
+
+    # --- predict, then run ------------------------------------------------------------------------
+    def _reveal(self) -> None:
+        """A step that asks shows what gives the answer away (the lines after the answer, the code,
+        the cards) only once the student has answered or run its Try it."""
+        s = self.step()
+        shown = s.question is None or s.section in self.answers or s.section in self.feedback
+        lines = (*s.explanation, *s.after_answer) if shown else s.explanation
+        bullets = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+        beyond = "<p><i>Beyond the chapter.</i></p>" if s.beyond else ""
+        picture = f"<pre>{html.escape(s.diagram)}</pre>" if s.diagram and shown else ""
+        self.lessonExplanation.setText(f"{beyond}<ul style='margin-left: 0'>{bullets}</ul>{picture}")
+        self.lessonCode.setVisible(bool(s.code) and shown)  # a lead-in with no code: no empty box
+        self.lessonCodeNote.setVisible("# corrected:" in s.code and shown)
+        for card in self._cards:
+            card.setVisible(shown)
+        if not shown:
+            self.lessonQuestionBox.lessonFeedback.setText(
+                "Answer first: the code, the rest of the step and the chapter's errors appear once "
+                "you check your answer (or press Try it)."
+            )
+
+    def _on_answered(self, section: str, value: str) -> None:
+        self.answers[section] = value
+        self._reveal()
+
+    def _on_concluded(self, section: str, _given: str, text: str) -> None:
+        self.feedback[section] = text
+        self._reveal()
 
     def _show_results(self) -> None:
         while self._results_box.count():
@@ -491,7 +592,10 @@ class LessonPanel(LessonDemos, QWidget):
         backend = ""
         if self._session is not None and self._session.info is not None:
             backend = self._session.info.label
-        return render_handout(self.results, self.figures, backend=backend or self._where())
+        where = backend or self._where()
+        return render_handout(
+            self.results, self.figures, backend=where, answers=self.answers, runs=self.question_runs
+        )
 
     def export_handout(self, path: str | Path | None = None) -> Path | None:
         """Write the handout (HTML, this run's numbers and figures); asks where unless ``path``."""

@@ -97,8 +97,18 @@ class OccupancyView(QWidget):
     def _build(self) -> None:
         self.occupancyDevice = QComboBox(objectName="occupancyDevice")
         for cc, profile in PROFILES.items():
-            self.occupancyDevice.addItem(f"cc {cc}: {profile.name} (public profile)", cc)
+            # Short enough for the column at 20 pt; the note under the result says "public profile".
+            self.occupancyDevice.addItem(f"cc {cc}: {profile.name}", cc)
+            self.occupancyDevice.setItemData(
+                self.occupancyDevice.count() - 1,
+                f"{profile.name}: public profile",
+                Qt.ItemDataRole.ToolTipRole,
+            )
         self.occupancyDevice.setCurrentIndex(self.occupancyDevice.findData("9.0"))
+        self.occupancyDevice.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.occupancyDevice.setMinimumContentsLength(12)
         self.occupancyBlock = QSpinBox(objectName="occupancyBlock")
         self.occupancyBlock.setRange(1, 4096)
         self.occupancyBlock.setValue(256)
@@ -113,7 +123,10 @@ class OccupancyView(QWidget):
         self.occupancySmem.setSuffix(" B")
         self.occupancySmem.setToolTip("Static + dynamic shared memory per block")
         form = QFormLayout()
-        form.addRow("device", self.occupancyDevice)
+        # Labels over their fields when the column is narrow: the device's name is never cut.
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        form.addRow(QLabel("device"))
+        form.addRow(self.occupancyDevice)  # the column's whole width for the device's name
         form.addRow("threads per block", self.occupancyBlock)
         form.addRow("registers per thread", self.occupancyRegs)
         form.addRow("shared memory per block", self.occupancySmem)
@@ -172,7 +185,7 @@ class OccupancyView(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("<b>Occupancy</b>: how many blocks one SM holds at once"))
+        layout.addWidget(QLabel("<b>Occupancy</b>: how many blocks one SM holds at once", wordWrap=True))
         layout.addLayout(form)
         layout.addWidget(self.occupancyResult)
         layout.addWidget(self.occupancyNote)
@@ -360,6 +373,9 @@ class OccupancyView(QWidget):
 
     def _apply_font_size(self) -> None:
         size = max(self.font().pointSize(), 9)
+        if size == getattr(self, "_axis_point_size", None):
+            return  # a style change without a new size (a re-polish sends several): nothing to redo
+        self._axis_point_size = size
         font = QFont()
         font.setPointSize(size)
         plot = self.occupancyChart.getPlotItem()

@@ -37,6 +37,7 @@ class SchedulePanel(QWidget):
         occupancy_scroll = QScrollArea()
         occupancy_scroll.setWidget(self.occupancyView)
         occupancy_scroll.setWidgetResizable(True)
+        occupancy_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         occupancy_scroll.setMinimumWidth(300)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setObjectName("scheduleSplitter")
@@ -44,7 +45,7 @@ class SchedulePanel(QWidget):
         splitter.addWidget(occupancy_scroll)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([1100, 420])
+        splitter.setSizes([800, 520])  # without a GPU the occupancy is the half that works
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
         self.scheduleView.scheduleShown.connect(self._on_shown)

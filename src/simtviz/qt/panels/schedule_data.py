@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QTableWidgetItem
+from PySide6.QtWidgets import QLabel, QPushButton, QTableWidgetItem, QVBoxLayout, QWidget
 
 from simtviz.core.schedule import ScheduleAnalysis, ScheduleResult, analyse, is_measured, load_npz
+from simtviz.resources import ResourceNotFound, resource_path
 
 SCHEDULE = "schedule"
 INT_MAX = 2_147_483_647
@@ -24,9 +25,43 @@ PRESETS: dict[str, tuple[int, int, float, int, bool]] = {
     "blocks limit: 9,856 × 32": (9856, 32, 20.0, 0, False),
 }
 
+SAMPLE = "samples/schedule-h100-threads.npz"  # tests/data/schedule/schedule-threads.npz
+SAMPLE_WORDS = "2,464 blocks of 256 threads measured on an NVIDIA H100 (132 SMs), 20 µs of work per thread"
+EMPTY_CHART = (
+    "<b>The chart goes here:</b> one bar per block, on the SM it ran on, from its start to its end, "
+    "and how many blocks each SM ran. It needs a schedule measured on a GPU: Run on one, or open a "
+    "saved schedule (<code>simtviz schedule … --out FILE.npz</code>)."
+)
+
+
+def sample_path() -> Path | None:
+    """The sample schedule shipped in resources, or None where it was left out."""
+    try:
+        return resource_path(SAMPLE)
+    except ResourceNotFound:
+        return None
+
+
+def empty_chart(open_sample: Any) -> QWidget:
+    """``scheduleEmpty``: what stands where the chart goes until a schedule is shown (empty axes
+    took 60 % of the tab), with ``scheduleSampleButton`` when the sample ships."""
+    widget = QWidget(objectName="scheduleEmpty")
+    layout = QVBoxLayout(widget)
+    text = QLabel(EMPTY_CHART, objectName="scheduleEmptyText", wordWrap=True)
+    text.setTextFormat(Qt.TextFormat.RichText)
+    button = QPushButton("Open the sample (H100)", objectName="scheduleSampleButton")
+    button.setToolTip(SAMPLE_WORDS)
+    button.clicked.connect(lambda: open_sample())
+    button.setVisible(sample_path() is not None)
+    layout.addWidget(text)
+    layout.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
+    layout.addStretch(1)
+    return widget
+
+
 NOTHING_HERE = (
-    "<b>Nothing to measure on the CUDA simulator.</b> It runs the blocks one after another on the "
-    "CPU: there are no SMs and no GPU clock, so no block has a place or a time. On a GPU, Run "
+    "<b>Nothing to measure on the CPU.</b> The CPU emulator and the CUDA simulator run the blocks "
+    "on the CPU: there are no SMs and no GPU clock, so no block has a place or a time. On a GPU, Run "
     "records for every block the SM it ran on (<code>%smid</code>) and when it started and ended "
     "(<code>%globaltimer</code>). Open a schedule saved on a GPU (e.g. "
     "<code>simtviz schedule … --out FILE.npz</code>) to see one here; the occupancy arithmetic "

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simtviz.core.errors import Cancelled, LaunchRejected, NothingToMeasure
+from simtviz.core.errors import Cancelled, LaunchRejected, NothingToMeasure, RecordFileError
 from simtviz.core.schedule import (
     ScheduleRequest,
     ScheduleResult,
@@ -52,7 +52,9 @@ from simtviz.qt.panels.schedule_data import (
     SCHEDULE,
     ShownSchedule,
     bar_times_us,
+    empty_chart,
     fact_values,
+    sample_path,
     table_item,
 )
 
@@ -227,8 +229,11 @@ class ScheduleView(QWidget):
         left_scroll.setWidgetResizable(True)
         left_scroll.setMinimumWidth(300)
         self.scheduleChart.setMinimumWidth(400)
+        self.scheduleEmpty = empty_chart(self.open_sample)
+        self.scheduleChart.setVisible(False)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left_scroll)
+        splitter.addWidget(self.scheduleEmpty)
         splitter.addWidget(self.scheduleChart)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([470, 900])
@@ -282,7 +287,8 @@ class ScheduleView(QWidget):
         self.scheduleRunButton.setToolTip(
             "Launch the schedule kernel once and record every block's SM, start and end"
             if on_gpu
-            else "GPU only: the CUDA simulator has no SMs and no clock to measure"
+            else f"GPU only: {'the CPU emulator' if self.kind == 'emu' else 'the CUDA simulator'} "
+            "has no SMs and no clock to measure"
         )
         self.scheduleSaveButton.setEnabled(self._shown is not None and self._shown.result is not None)
         if self._shown is None:
@@ -338,7 +344,7 @@ class ScheduleView(QWidget):
             path = chosen
         try:
             shown = ShownSchedule.of_file(path)
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, RecordFileError) as exc:
             self.scheduleMessage.setText(
                 f"<b>Could not open {html.escape(str(path))}:</b> {html.escape(str(exc))} "
                 "(expected a file written by <code>simtviz schedule --out</code>)"
@@ -346,6 +352,10 @@ class ScheduleView(QWidget):
             return False
         self.show_schedule(shown)
         return True
+
+    def open_sample(self) -> bool:  # the H100 schedule shipped in resources: no GPU needed
+        path = sample_path()
+        return path is not None and self.open_file(path)
 
     def save_file(self, path: str | Path | None = None) -> Path | None:
         """Save the GPU run shown (the ``simtviz schedule --out`` format)."""
@@ -364,6 +374,8 @@ class ScheduleView(QWidget):
     # ----- showing -----
     def show_schedule(self, shown: ShownSchedule) -> None:
         self._shown = shown
+        self.scheduleEmpty.setVisible(False)
+        self.scheduleChart.setVisible(True)
         self._selected = None
         self._mark.setVisible(False)
         s = shown.summary
@@ -564,6 +576,9 @@ class ScheduleView(QWidget):
     def _apply_font_size(self) -> None:
         """pyqtgraph's axes do not follow Qt style sheets: give them the widget's font size."""
         size = max(self.font().pointSize(), 9)
+        if size == getattr(self, "_axis_point_size", None):
+            return  # a style change without a new size (a re-polish sends several): nothing to redo
+        self._axis_point_size = size
         font = QFont()
         font.setPointSize(size)
         for plot in (getattr(self, "gantt", None), getattr(self, "counts", None)):

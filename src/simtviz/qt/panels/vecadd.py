@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTableWidget,
@@ -30,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from simtviz.backends.base import BackendInfo
 from simtviz.core.errors import Cancelled, LaunchRejected
-from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, format_duration
+from simtviz.core.estimates import estimate_seconds, format_duration, max_threads_unasked
 from simtviz.core.vecadd import (
     DEFAULT_BLOCK,
     GPU_WOULD_NOT_RAISE,
@@ -40,11 +42,10 @@ from simtviz.core.vecadd import (
     VecaddResult,
     default_n,
     default_repeat,
-    estimate_sim_seconds,
     grid_for,
     idle_threads,
     program_source,
-    report_text,
+    report_lines,
     timing_lines,
 )
 from simtviz.qt import dialogs
@@ -139,7 +140,6 @@ class VecaddPanel(QWidget):
         left_layout.addLayout(form)
         left_layout.addLayout(buttons)
         left_layout.addWidget(self.vecaddProgress)
-        left_layout.addWidget(self.vecaddLesson)
         left_layout.addWidget(QLabel("<b>The code this runs</b> (§2.2.5, errata corrected)"))
         left_layout.addWidget(self.vecaddCodeNote)
         left_layout.addWidget(self.vecaddCode, 1)
@@ -151,9 +151,8 @@ class VecaddPanel(QWidget):
         self.vecaddResult.setFont(mono)
         self.vecaddResult.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
-        self.vecaddTimings = QGroupBox(
-            "Timings (hover for how each was measured)", objectName="vecaddTimings"
-        )
+        self.vecaddTimings = QGroupBox("Timings", objectName="vecaddTimings")
+        self.vecaddTimings.setToolTip("Hover over a timing for how it was measured")
         self._timings_grid = QGridLayout(self.vecaddTimings)
         self._timing_labels: dict[str, tuple[QLabel, QLabel]] = {}
 
@@ -175,16 +174,35 @@ class VecaddPanel(QWidget):
         self.vecaddSweepTable.verticalHeader().setVisible(False)
         self.vecaddSweepTable.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
 
-        right = QWidget()
+        # The verdict heads the right column; what explains it follows and scrolls (the tab's
+        # one scroll area). The sweep's chart and table appear once a sweep ran: empty, they
+        # took the screen's height from the verdict.
+        self.vecaddSweepChart.setVisible(False)
+        self.vecaddSweepTable.setVisible(False)
+        self.vecaddSweepTable.setMinimumHeight(160)
+        right = QWidget(objectName="vecaddResults")
         right_layout = QVBoxLayout(right)
         right_layout.addWidget(self.vecaddResult)
         right_layout.addWidget(self.vecaddTimings)
-        right_layout.addWidget(self.vecaddSweepChart, 1)
+        right_layout.addWidget(self.vecaddSweepChart)
         right_layout.addWidget(self.vecaddSweepTable)
+        right_layout.addWidget(self.vecaddLesson)
+        right_layout.addStretch(1)
+        right_scroll = QScrollArea(objectName="vecaddResultsScroll")
+        right_scroll.setWidget(right)
+        right_scroll.setWidgetResizable(True)
+        right_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        right_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        for label in (self.vecaddResult, self.vecaddLesson, self.vecaddLaunch, self.vecaddCodeNote):
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.vecaddVariant.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.vecaddVariant.setMinimumContentsLength(10)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
-        splitter.addWidget(right)
+        splitter.addWidget(right_scroll)
         splitter.setSizes([560, 640])
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
@@ -235,7 +253,14 @@ class VecaddPanel(QWidget):
         )
 
     def needs_confirmation(self, request: VecaddRequest) -> bool:
-        return self.kind == "sim" and request.simulated_threads() > SIM_MAX_THREADS_UNASKED
+        return self.kind != "gpu" and request.simulated_threads() > max_threads_unasked(self.kind)
+
+    def _cpu(self) -> str:
+        """Where a run off the GPU goes, in words."""
+        return "CPU emulator" if self.kind == "emu" else "CPU simulator"
+
+    def _estimate(self, request: VecaddRequest) -> float:
+        return estimate_seconds(self.kind, request.simulated_threads(), "vecadd")
 
     def _refresh(self) -> None:
         request = self.request()
@@ -245,9 +270,9 @@ class VecaddPanel(QWidget):
             f"grid_size = ceil({n:,} / {block:,}) = {grid:,} blocks → {grid * block:,} threads, "
             f"{idle_threads(n, block):,} idle in the last block."
         )
-        if self.kind == "sim":
-            eta = format_duration(estimate_sim_seconds(request))
-            text += f" CPU simulator: about {eta}"
+        if self.kind != "gpu":
+            eta = format_duration(self._estimate(request))
+            text += f" {self._cpu()}: about {eta}"
             text += " — asks first." if self.needs_confirmation(request) else "."
         else:
             text += " On the GPU: well under a second (plus ≈0.6 s to compile the first time)."
@@ -256,8 +281,8 @@ class VecaddPanel(QWidget):
         self.vecaddLaunch.setText(text)
         self.vecaddCode.setPlainText(program_source(n, block, request.guarded))
         self.vecaddCodeNote.setText(
-            "In the CPU simulator the same kernel runs on NumPy arrays (no CuPy without a GPU)."
-            if self.kind == "sim"
+            f"In the {self._cpu()} the same kernel runs on NumPy arrays (no CuPy without a GPU)."
+            if self.kind != "gpu"
             else "C sits at the start of a larger buffer whose canary tail counts writes past its end."
         )
 
@@ -266,13 +291,13 @@ class VecaddPanel(QWidget):
         """Run the program (through the worker); long simulator runs ask first."""
         request = self.request(sweep, force)
         if not force and self.needs_confirmation(request):
-            self._confirm(request, estimate_sim_seconds(request))
+            self._confirm(request, self._estimate(request))
             return
         self._submit(request)
 
     def _submit(self, request: VecaddRequest) -> None:
         if self._session.run(VECADD, request):
-            where = "the CPU simulator" if self.kind == "sim" else "the GPU"
+            where = f"the {self._cpu()}" if self.kind != "gpu" else "the GPU"
             self.vecaddResult.setText(
                 f"Running vecadd[{grid_for(request.n, request.block):,}, {request.block}] on {where}…"
             )
@@ -280,7 +305,7 @@ class VecaddPanel(QWidget):
     def _describe(self, request: VecaddRequest) -> tuple[str, float | None]:
         """For the progress panel: what runs and, on the simulator, how long it should take."""
         what = f"Running the vector add (N = {request.n:,})"
-        return what, estimate_sim_seconds(request) if self.kind == "sim" else None
+        return what, self._estimate(request) if self.kind != "gpu" else None
 
     def _on_result(self, experiment: str, result: VecaddResult) -> None:
         if experiment == VECADD:
@@ -322,10 +347,12 @@ class VecaddPanel(QWidget):
 
     # ----- showing -----
     def show_result(self, result: VecaddResult) -> None:
-        text = report_text(result, include_sweep=False)  # the sweep has its own table and chart
-        if result.kernel_error is not None and result.simulated and GPU_WOULD_NOT_RAISE not in text:
-            text += "\n" + GPU_WOULD_NOT_RAISE
-        self.vecaddResult.setText(text)
+        lines = report_lines(result, include_sweep=False)  # the sweep has its own table and chart
+        if result.kernel_error is not None and result.simulated and GPU_WOULD_NOT_RAISE not in lines:
+            lines.append(GPU_WOULD_NOT_RAISE)
+        # The verdict first, where the eye lands: the chapter's punchline must not need a scroll.
+        verdict = lines.pop(lines.index("Test succeeded" if "Test succeeded" in lines else "Test failed"))
+        self.vecaddResult.setText("\n".join([verdict, *lines]))
         self._show_timings(result)
         self._show_sweep(result)
         self.resultShown.emit(result)
@@ -346,6 +373,7 @@ class VecaddPanel(QWidget):
             shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             for widget in (name, shown):
                 widget.setToolTip(how)
+                widget.setWordWrap(True)  # rows grow downwards, never past the column's edge
             shown.setObjectName("vecaddTiming_" + "".join(ch if ch.isalnum() else "_" for ch in label))
             self._timings_grid.addWidget(name, row, 0)
             self._timings_grid.addWidget(shown, row, 1)
@@ -362,12 +390,15 @@ class VecaddPanel(QWidget):
             if self._bars is not None:
                 chart.removeItem(self._bars)
                 self._bars = None
+            chart.setVisible(True)
             chart.setTitle("No block-size sweep: the unguarded kernel raised first (see the result)")
             chart.setToolTip(result.sweep_note)
             self.vecaddSweepTable.setRowCount(0)
             return
         if not result.sweep:
             return
+        chart.setVisible(True)
+        self.vecaddSweepTable.setVisible(True)
         if self._bars is not None:
             chart.removeItem(self._bars)
         on_gpu = not result.simulated

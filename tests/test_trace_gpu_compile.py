@@ -1,0 +1,148 @@
+"""Only what a GPU would compile: numba-cuda compiles the student's kernel to PTX (no GPU needed)
+before any backend runs it; a kernel it refuses is refused on the simulator too, with the line.
+
+The simulator alone runs ``random.random()`` and ``np.linalg.norm`` as plain Python: a lesson a
+GPU would never give."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from simtviz.backends.trace import gpu_compile
+from simtviz.cli import run
+from simtviz.core.trace_model import KernelCompileError, TraceRequest
+
+DATA = Path(__file__).parent / "data" / "trace"  # shared with tests/gpu/test_trace_gpu_compile_gpu.py
+RANDOM = (DATA / "noisy.py").read_text()  # random.random() is on line 10
+
+NORM = (DATA / "normed.py").read_text()  # np.linalg.norm is on line 9
+
+FINE = (DATA / "twice.py").read_text()
+
+
+def trace(capsys: pytest.CaptureFixture[str], path: Path, *args: str) -> tuple[int, str, str]:
+    code = run(["trace", str(path), "--grid", "1", "--block", "32", *args, "--backend", "sim"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_random_random_is_refused_on_the_simulator_naming_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    f = tmp_path / "noisy.py"
+    f.write_text(RANDOM)
+    code, out, err = trace(capsys, f, "--arg", "a=float32[32]")
+    assert code == 2  # before the check the simulator traced it and exited 0
+    assert "noisy.py, line 10: a GPU would not compile this kernel" in err
+    assert "random.random" in err and "numba.cuda.random" in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_np_linalg_norm_is_refused_with_the_gpu_reason_not_the_tracer_s(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    f = tmp_path / "normed.py"
+    f.write_text(NORM)
+    code, _, err = trace(capsys, f, "--arg", "a=float32[32]", "--arg", "out=float32[32]")
+    assert code == 2
+    assert "normed.py, line 9: a GPU would not compile this kernel" in err
+    assert "linear algebra" in err
+    assert "the tracer cannot follow" not in err  # the rewrite's refusal was the only word before
+
+
+def test_a_kernel_that_compiles_runs_and_its_verdict_is_cached(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    f = tmp_path / "twice.py"
+    f.write_text(FINE)
+    code, out, _ = trace(capsys, f, "--arg", "a=float32[32]:ones", "--json")
+    assert code == 0
+    assert json.loads(out.strip().splitlines()[-1])["accesses"] == 64  # 32 loads + 32 stores
+    request = TraceRequest(FINE, (1, 1, 1), (32, 1, 1), {"a": "float32[32]:ones"}, filename="twice.py")
+    key = gpu_compile.cache_key(request, gpu_compile.signature(request), gpu_compile.CHECK_CC)
+    assert gpu_compile.read_cached(key) == gpu_compile.Verdict(True)
+
+
+def test_a_cached_refusal_is_refused_again_without_compiling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SIMTVIZ_CACHE_DIR", str(tmp_path))
+    request = TraceRequest(FINE, (1, 1, 1), (32, 1, 1), {"a": "float32[32]"}, filename="twice.py")
+    sig = gpu_compile.signature(request)
+    assert sig == "void(float32[::1])"
+    gpu_compile.write_cached(
+        gpu_compile.cache_key(request, sig, (7, 5)), gpu_compile.Verdict(False, 8, "line 8: no")
+    )
+    with pytest.raises(KernelCompileError) as caught:
+        gpu_compile.verify(request, "sim", None)  # no checker: only the cache can answer
+    assert caught.value.line == 8 and str(caught.value) == "line 8: no"
+
+
+def test_where_numba_cuda_cannot_compile_the_check_is_skipped_and_said_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SIMTVIZ_CACHE_DIR", str(tmp_path))
+    request = TraceRequest(RANDOM, (1, 1, 1), (32, 1, 1), {"a": "float32[32]"}, filename="noisy.py")
+
+    class NoCuda:
+        def ask(self, *_: object, **__: object) -> gpu_compile.Verdict:
+            return gpu_compile.Verdict(
+                True, unavailable="ImportError: no CUDA wheels for this machine", machine=True
+            )
+
+        def close(self) -> None:
+            pass
+
+    note = gpu_compile.verify(request, "sim", NoCuda())  # type: ignore[arg-type]
+    assert note is not None and note.startswith("Not checked that a GPU would compile")
+    assert "no CUDA wheels" in note
+    assert gpu_compile.start_checker("sim") is None  # known now: no process started
+    assert gpu_compile.verify(request, "sim", None) is None  # and not said again
+
+
+def test_two_dimensional_and_scalar_parameters_make_numba_s_signature() -> None:
+    source = FINE.replace("def twice(a):", "def twice(a, n, m):")
+    request = TraceRequest(
+        source, (1, 1, 1), (32, 1, 1), {"a": "float64[4,8]", "n": "int32:3", "m": "float32:0.5"}
+    )
+    assert gpu_compile.signature(request) == "void(float64[:, ::1], int32, float32)"
+
+
+def test_the_cache_keeps_at_most_its_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIMTVIZ_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(gpu_compile, "CACHE_KEEP", 10)
+    for k in range(11):
+        gpu_compile.write_cached(f"key{k:02d}", gpu_compile.Verdict(True))
+    # the 11th verdict is over 10: the oldest 11 - 10 // 2 = 6 go, the newest 5 stay
+    assert len(list((tmp_path / "gpu-compile").glob("*.json"))) == 5
+    assert gpu_compile.read_cached("key10") == gpu_compile.Verdict(True)
+
+
+def test_only_a_refused_call_is_worth_a_compile() -> None:
+    from simtviz.core.trace_source import TraceUnsupported
+
+    call = TraceUnsupported(9, "passes the array a to np.linalg.norm(): ...")
+    assert gpu_compile.worth_asking(call, NORM)  # np.linalg.norm(a) on line 9
+    sliced = "from numba import cuda\n\n\n@cuda.jit\ndef k(A):\n    A[1:] = 0\n"
+    assert not gpu_compile.worth_asking(TraceUnsupported(6, "slices are not traced"), sliced)
+    assert not gpu_compile.worth_asking(TraceUnsupported(0, "no @cuda.jit kernel in this file"), NORM)
+    assert not gpu_compile.worth_asking(TraceUnsupported(9, "syntax error: invalid syntax"), NORM)
+
+
+def test_a_checker_without_numba_cuda_says_why_and_the_run_is_not_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A machine without numba-cuda's CUDA wheels, played by a numba that cannot be imported.
+    fake = tmp_path / "site"
+    (fake / "numba").mkdir(parents=True)
+    (fake / "numba" / "__init__.py").write_text("raise ImportError('no CUDA wheels for this platform')\n")
+    monkeypatch.setenv("PYTHONPATH", str(fake))
+    monkeypatch.setenv("SIMTVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    request = TraceRequest(RANDOM, (1, 1, 1), (32, 1, 1), {"a": "float32[32]"}, filename="noisy.py")
+    checker = gpu_compile.Checker()
+    note = gpu_compile.verify(request, "sim", checker)  # random.random() is not refused here
+    assert note is not None and "ImportError: no CUDA wheels for this platform" in note
+    assert gpu_compile.start_checker("sim") is None  # remembered: said once, no process next time

@@ -116,7 +116,7 @@ def test_schedule_text_without_a_driver_figure_or_a_measurement_shows_dashes() -
 # --- simtviz trace's text: the findings of a hand-made log ---------------------------------------
 
 
-def test_trace_text_of_48_thread_blocks_says_3_sectors_per_request() -> None:
+def forty_eight() -> TraceResult:
     # grid 2 × block 48, A[t] loaded (float32): 4 requests (2 warps per block), 12 sectors → 3 per
     # request, 384 bytes used of 12 × 32 fetched: 100 %. C[t] stored at t · 2 (stride 2 floats):
     # each warp spans twice the bytes: warp 0 bytes 0..255 → 8 sectors, warp 1 (16 threads) 4,
@@ -132,7 +132,11 @@ def test_trace_text_of_48_thread_blocks_says_3_sectors_per_request() -> None:
     sites = (Site(0, 5, 8, "A", "load", 1), Site(1, 6, 4, "C", "store", 1))
     arrays = (ArrayInfo("A", (96,), "float32"), ArrayInfo("C", (192,), "float32"))
     analysis = analyse(log, 2 * n, sites, arrays, (48, 1, 1))
-    result = TraceResult("sim", "k", (2, 1, 1), (48, 1, 1), sites, arrays, analysis, log, {}, {})
+    return TraceResult("sim", "k", (2, 1, 1), (48, 1, 1), sites, arrays, analysis, log, {}, {})
+
+
+def test_trace_text_of_48_thread_blocks_says_3_sectors_per_request() -> None:
+    result = forty_eight()
     text = findings(result)
     assert text[0].startswith("k[(2, 1, 1), (48, 1, 1)] — 96 threads")
     lines = {m.group(1, 2, 3): m.group(4, 5) for m in map(LINE.fullmatch, text) if m}
@@ -262,3 +266,71 @@ def test_trace_refuses_an_unwritable_out_before_running_the_kernel(
     argv = ["trace", str(kernel), "--grid", "1", "--block", "1", "--arg", "A=float32[4]", "--out", str(out)]
     assert run(argv) == 2
     assert ran == [] and "the folder" in capsys.readouterr().err
+
+
+def stub_trace(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, ran: list) -> list[str]:
+    import simtviz.backends.trace.fallback as fallback
+
+    def run_traced(kind: str, request: object, **_kw: object) -> TraceResult:
+        ran.append(request)
+        return forty_eight()
+
+    monkeypatch.setattr(fallback, "run_traced", run_traced)
+    kernel = tmp_path / "k.py"
+    kernel.write_text(
+        "from numba import cuda\n\n@cuda.jit\ndef k(A, C):\n    C[2 * cuda.grid(1)] = A[cuda.grid(1)]\n"
+    )
+    return [
+        "trace",
+        str(kernel),
+        "--grid",
+        "2",
+        "--block",
+        "48",
+        "--arg",
+        "A=float32[96]",
+        "--arg",
+        "C=float32[192]",
+    ]
+
+
+def test_trace_prints_its_findings_or_one_json_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    ran: list = []
+    argv = stub_trace(monkeypatch, tmp_path, ran)
+    assert run([*argv, "--timeout", "0.5"]) == 0
+    assert capsys.readouterr().out.splitlines() == findings(forty_eight())
+    assert ran[0].time_limit_s == 0.5 and (ran[0].grid, ran[0].block) == ((2, 1, 1), (48, 1, 1))
+    out = tmp_path / "t.npz"
+    assert run([*argv, "--out", str(out)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[0] == f"saved {out}" and text[1:] == findings(forty_eight())
+    assert run([*argv, "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["lines"][0]["requests"] == 4  # the JSON line alone
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--timeout", "0"], "0 is not more than 0 seconds"),
+        (["--timeout", "soon"], "'soon' is not a number of seconds"),
+    ],
+)
+def test_trace_refuses_a_timeout_that_is_not_positive(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    extra: list[str],
+    words: str,
+) -> None:
+    ran: list = []
+    argv = stub_trace(monkeypatch, tmp_path, ran)
+    assert run([*argv, *extra]) == 2 and ran == []
+    assert words in capsys.readouterr().err
+
+
+def test_trace_needs_grid_and_block(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for argv in (["--block", "32"], ["--grid", "1"]):
+        assert run(["trace", str(tmp_path / "k.py"), *argv]) == 2
+        assert "required" in capsys.readouterr().err

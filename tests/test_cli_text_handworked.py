@@ -334,3 +334,20 @@ def test_trace_needs_grid_and_block(capsys: pytest.CaptureFixture[str], tmp_path
     for argv in (["--block", "32"], ["--grid", "1"]):
         assert run(["trace", str(tmp_path / "k.py"), *argv]) == 2
         assert "required" in capsys.readouterr().err
+
+
+def test_a_kernel_that_fails_is_reported_under_the_files_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import simtviz.backends.trace.fallback as fallback
+    from simtviz.core.errors import KernelFailed
+
+    argv = stub_trace(monkeypatch, tmp_path, [])
+
+    def fails(*_a: object, **_k: object) -> TraceResult:
+        raise KernelFailed("line 5: IndexError: index 96 is out of bounds")
+
+    monkeypatch.setattr(fallback, "run_traced", fails)
+    assert run(argv) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"simtviz: {tmp_path / 'k.py'}, ") and "line 5: IndexError" in "\n".join(err)

@@ -216,3 +216,50 @@ def test_a_shared_array_call_takes_a_shape_and_a_dtype(call: str) -> None:
     src = f"from numba import cuda, float32\n\n@cuda.jit\ndef k(A):\n    s = {call}\n    A[0] = 1\n"
     with pytest.raises(TraceUnsupported, match=r"line 5: cuda\.shared\.array for s takes \(shape, dtype\)"):
         rewrite_kernel(src)
+
+
+@pytest.mark.parametrize(
+    ("top", "shape", "expected"),
+    [
+        ("T = 5 ** 0\n", "T", (1,)),  # a power of 0 is 1
+        ("T = 2 ** 64\n", "T", (2**64,)),  # the largest power computed
+    ],
+)
+def test_powers_are_computed_from_0_to_64(top: str, shape: str, expected: tuple[int, ...]) -> None:
+    (s,) = rewrite_kernel(shared_kernel(top, shape)).shared
+    assert s.shape == expected
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        "T = U + 1\n",  # U unknown
+        "T = 1 + U\n",
+        "T = U + 1\nU = T + 1\n",  # circular through arithmetic
+        "T = -U\nU = -T\n",  # circular through a sign
+    ],
+)
+def test_unknowable_expressions_are_refused_in_words(top: str) -> None:
+    with pytest.raises(TraceUnsupported, match="must be known before the kernel runs"):
+        rewrite_kernel(shared_kernel(top, "T"))
+
+
+def test_a_circular_element_type_is_refused_in_words() -> None:
+    src = "from numba import cuda\nT = U\nU = T\n\n@cuda.jit\ndef k(A):\n    s = cuda.shared.array(4, T)\n"
+    with pytest.raises(TraceUnsupported, match="the element type of the shared array s, T, is not one"):
+        rewrite_kernel(src)
+
+
+def test_shared_array_spellings_and_argument_forms() -> None:
+    src = (
+        "from numba import cuda, float32\nfrom numba.cuda import shared, local\n\n@cuda.jit\ndef k(A):\n"
+        "    s = shared.array(8, float32)\n"  # line 6: shared, imported by name
+        "    t = local.array(4, float32)\n"  # a local array is not shared
+        "    u = cuda.shared.array(2, dtype=float32)\n"  # line 8: shape by position, dtype by name
+        "    A[0] = t[0]\n"
+    )
+    got = [(s.name, s.shape, s.line) for s in rewrite_kernel(src).shared]
+    assert got == [("s", (8,), 6), ("u", (2,), 8)]
+    bad = "from numba import cuda\n\n@cuda.jit\ndef k(A):\n    s = cuda.shared.array(4, shape=8)\n"
+    with pytest.raises(TraceUnsupported, match=r"line 5: cuda\.shared\.array for s takes \(shape, dtype\)"):
+        rewrite_kernel(bad)

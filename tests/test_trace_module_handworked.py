@@ -235,7 +235,8 @@ def test_powers_are_computed_from_0_to_64(top: str, shape: str, expected: tuple[
     [
         "T = U + 1\n",  # U unknown
         "T = 1 + U\n",
-        "T = U + 1\nU = T + 1\n",  # circular through arithmetic
+        "T = U + 1\nU = T + 1\n",  # circular through arithmetic, on the left
+        "T = 1 + U\nU = 1 + T\n",  # and on the right
         "T = -U\nU = -T\n",  # circular through a sign
     ],
 )

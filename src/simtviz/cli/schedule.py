@@ -15,6 +15,7 @@ from typing import Any
 
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_OK
+from simtviz.core.files import check_writable
 from simtviz.core.schedule import disagreements
 
 NAME = "schedule"
@@ -87,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     from simtviz.core.schedule import ScheduleRequest, save_npz
 
     check_can_measure(resolve_backend(args.backend))  # before any backend starts
+    if args.out is not None:
+        check_writable(args.out)  # before the launch
     config = LaunchConfig(args.grid, args.block)
     grid, block = config.grid.as_tuple(), config.block.as_tuple()
     request = ScheduleRequest(grid, block, work_us=args.work_us, smem=args.smem, heavy=args.heavy)

@@ -145,7 +145,7 @@ def numba_error_line(text: str, filename: str) -> int | None:
     base = re.escape(filename.replace("\\", "/").rsplit("/", 1)[-1])
     for pattern in (_FILE_LINE, _AT_LINE):
         for match in re.finditer(pattern, text):
-            if re.search(base + "$", match["file"].replace("\\", "/")):
+            if re.search("(^|/)" + base + "$", match["file"].replace("\\", "/")):  # not typeinfer.py
                 return int(match["line"])
     return None
 
@@ -155,8 +155,9 @@ def describe_numba_error(text: str, filename: str, shown_name: str = "your kerne
     ``line N:`` with the student's line; the tracer's own helper names are spelled as accesses."""
     line = numba_error_line(text, filename)
     base = re.escape(filename.replace("\\", "/").rsplit("/", 1)[-1])
-    cleaned = re.sub(r'"[^"]*' + base + '"', f'"{shown_name}"', text)
-    cleaned = re.sub(r"\S*" + base, shown_name, cleaned)
+    # whole file names only: a student's infer.py must not rename numba's typeinfer.py
+    cleaned = re.sub(r'"(?:[^"]*[/\\])?' + base + '"', f'"{shown_name}"', text)
+    cleaned = re.sub(r"(?<![^\s/\\])(?:\S*[/\\])?" + base, shown_name, cleaned)
     cleaned = re.sub(PREFIX + r"(load|store|atomic_add)(\d)", r"traced \1 (\2-D)", cleaned)
     lines = [s for s in cleaned.strip().splitlines() if s.strip()]
     head = next((s for s in lines if not s.startswith("Failed in")), lines[0] if lines else "")

@@ -115,6 +115,30 @@ class ShownSchedule:
         return cls(data["summary"], smid, start, end, analysis, Path(path).name)
 
 
+def fact_values(shown: ShownSchedule) -> dict[str, tuple[Any, Any, Any]]:
+    """The facts table's cells, per FACT_ROWS key: (theory, driver, measured); None where a
+    column has no figure for that row."""
+    s, a = shown.summary, shown.analysis
+    t, m = s["theoretical"], s["measured"]
+    tail_theory = None
+    if t["waves"]:
+        tail_theory = s["blocks"] - (t["waves"] - 1) * s["sms"] * t["blocks_per_sm"]
+    return {
+        "resident": (t["blocks_per_sm"], s.get("driver_blocks_per_sm"), m["max_resident_blocks_per_sm"]),
+        "waves": (t["waves"], None, m["waves"]),
+        "tail": (tail_theory, None, a.tail_blocks if a else None),
+        "sms": (s["sms"], None, m["sms_used"]),
+    }
+
+
+def bar_times_us(shown: ShownSchedule, analysis: ScheduleAnalysis) -> tuple[np.ndarray, np.ndarray]:
+    """Each block's bar on the Gantt's time axis: start and end in µs since the first start."""
+    t0 = analysis.t0_ns
+    x0 = (np.asarray(shown.start_ns, np.int64) - t0) / 1000.0
+    x1 = (np.asarray(shown.end_ns, np.int64) - t0) / 1000.0
+    return x0, x1
+
+
 def table_item(text: str, bold: bool = False) -> QTableWidgetItem:
     item = QTableWidgetItem(text)
     item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)

@@ -51,7 +51,9 @@ from simtviz.qt.panels.schedule_data import (
     PRESETS,
     SCHEDULE,
     ShownSchedule,
+    bar_times_us,
     empty_chart,
+    fact_values,
     sample_path,
     table_item,
 )
@@ -407,22 +409,14 @@ class ScheduleView(QWidget):
             self.scheduleVerdict.setText("")
             self.scheduleLegend.setText("")
             return
-        s, a = shown.summary, shown.analysis
-        t, m = s["theoretical"], s["measured"]
+        s = shown.summary
+        t = s["theoretical"]
 
         def text(value: Any) -> str:
             return "—" if value is None else f"{value:,}"
 
         capacity = s["sms"] * t["blocks_per_sm"]
-        tail_theory = None
-        if t["waves"]:
-            tail_theory = s["blocks"] - (t["waves"] - 1) * capacity
-        rows = {
-            "resident": (t["blocks_per_sm"], s.get("driver_blocks_per_sm"), m["max_resident_blocks_per_sm"]),
-            "waves": (t["waves"], None, m["waves"]),
-            "tail": (tail_theory, None, a.tail_blocks if a else None),
-            "sms": (s["sms"], None, m["sms_used"]),
-        }
+        rows = fact_values(shown)
         for r, (key, _label) in enumerate(FACT_ROWS):
             for c, value in enumerate(rows[key]):
                 table.setItem(r, c, table_item(text(value), bold=c == 2))
@@ -452,9 +446,7 @@ class ScheduleView(QWidget):
                 self.counts.removeItem(self._count_bars)
                 self._count_bars = None
             return
-        t0 = a.t0_ns
-        x0 = (np.asarray(shown.start_ns, np.int64) - t0) / 1000.0
-        x1 = (np.asarray(shown.end_ns, np.int64) - t0) / 1000.0
+        x0, x1 = bar_times_us(shown, a)
         sm = np.asarray(shown.smid, np.int64)
         lanes = max(int(a.lane.max()) + 1, 1)
         self._lanes = lanes

@@ -9,6 +9,7 @@ $SIMTVIZ_TEST_MARK."""
 
 from __future__ import annotations
 
+import ast
 import os
 import signal
 import subprocess
@@ -135,7 +136,7 @@ def _seen(w=open(os.environ["SIMTVIZ_TEST_MARK"], "w").write(repr({
     import resource
 
     run_isolated("sim", request(source, 30.0))
-    seen = eval(mark.read_text())
+    seen = ast.literal_eval(mark.read_text())
     inf = resource.RLIM_INFINITY
     assert seen["session_leader"]
     assert seen["as"] != inf and seen["as"] <= 16 << 30

@@ -8,6 +8,7 @@ Run as its own process:
 
 from __future__ import annotations
 
+import ast
 import time
 from pathlib import Path
 
@@ -70,12 +71,12 @@ def test_a_gpu_child_traces_with_its_limits(tmp_path: Path, monkeypatch: pytest.
     # 1,024 threads, one store each
     result = run_isolated("gpu", TraceRequest(LIMITS, (4, 1, 1), (256, 1, 1), {"A": "float32[1024]"}))
     assert result.summary()["accesses"] == 1024
-    seen = eval(mark.read_text())
+    seen = ast.literal_eval(mark.read_text())
     assert seen["session_leader"] and seen["nofile"] <= 1024
     assert seen["as"] == resource.RLIM_INFINITY
 
 
-def test_a_gpu_childs_background_process_dies_at_the_time_limit(
+def test_a_gpu_child_s_background_process_dies_at_the_time_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mark = tmp_path / "mark"

@@ -46,6 +46,7 @@ REQUIRED = {
     "snapshot": ["--grid", "2", "--block", "32", "--out", "m.png"],
     "schedule": ["--grid", "2", "--block", "32"],
     "occupancy": ["--block", "256"],
+    "exercise": ["check", "saxpy", "k.py"],
 }
 
 

@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from simtviz.core.errors import RecordFileError
 from simtviz.core.occupancy import occupancy, profile_for
 from simtviz.core.schedule import (
     ScheduleRequest,
@@ -240,9 +241,10 @@ def test_npz_round_trip(tmp_path) -> None:
 
 
 def test_npz_malformed_files(tmp_path) -> None:
+    # One error type for every file that is not a schedule, each said in words (issue 24).
     # No summary array: not a schedule file.
     np.savez(tmp_path / "nosummary.npz", smid=np.zeros(1), backend=np.asarray("x"))
-    with pytest.raises(KeyError):
+    with pytest.raises(RecordFileError, match="is not a simtviz schedule: 'summary'"):
         load_npz(tmp_path / "nosummary.npz")
     # A pickled object array is refused, even when its content would parse (never unpickle).
     np.savez(
@@ -250,8 +252,8 @@ def test_npz_malformed_files(tmp_path) -> None:
         summary=np.array(json.dumps({"a": 1}), dtype=object),
         backend=np.asarray("x"),
     )
-    with pytest.raises(ValueError, match="allow_pickle"):
+    with pytest.raises(RecordFileError, match="holds Python objects, which simtviz never loads"):
         load_npz(tmp_path / "pickled.npz")
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    with pytest.raises((ValueError, OSError)):
+    with pytest.raises(RecordFileError, match=r"is not a NumPy \.npz archive"):
         load_npz(tmp_path / "junk.npz")

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
+
+from simtviz.backends.vecadd import sim
 from simtviz.backends.vecadd.sim import run_vecadd_sim
 from simtviz.core.vecadd import VecaddRequest
 
 
-def test_two_repeats_report_half_then_all() -> None:
+@pytest.fixture
+def no_watcher(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the launch boundaries: the in-launch watcher reports every PROGRESS_SECONDS of wall
+    time, so how many it adds depends on the machine's load (the suite saw 0.22 and 0.075)."""
+    monkeypatch.setattr(sim, "PROGRESS_SECONDS", 3600.0)
+
+
+def test_two_repeats_report_half_then_all(no_watcher: None) -> None:
     # n 100 in blocks of 32: grid 4, 128 threads a launch; two launches = 256 simulated threads.
     seen: list[float] = []
     result = run_vecadd_sim(VecaddRequest(100, 32, repeat=2), progress=seen.append)
@@ -17,7 +27,7 @@ def test_two_repeats_report_half_then_all() -> None:
     assert result.notes[-1].startswith("Ran on numba's CUDA simulator with NumPy arrays")
 
 
-def test_the_sweep_times_each_block_size() -> None:
+def test_the_sweep_times_each_block_size(no_watcher: None) -> None:
     # n 100: grids 4, 2, 1, 1 for blocks 32, 64, 128, 256 → 128, 128, 128, 256 threads;
     # with the checked launch (4 × 32 = 128): 768 threads in all.
     request = VecaddRequest(100, 32, repeat=1, sweep=True, sweep_blocks=(32, 64, 128, 256))
@@ -32,6 +42,18 @@ def test_the_sweep_times_each_block_size() -> None:
         (256, 1, 256, 156),
     ]
     assert all(r.sim_wall_ms is not None and r.kernel_ms is None for r in result.sweep)
+
+
+def test_in_launch_reports_climb_between_the_boundaries_and_end_at_one(monkeypatch) -> None:
+    # A watcher firing every millisecond: whatever it adds, the bar never goes back and ends
+    # full, and the boundaries of the hand-worked sweep above (128/768 … 1.0) are all reported.
+    monkeypatch.setattr(sim, "PROGRESS_SECONDS", 0.001)
+    seen: list[float] = []
+    run_vecadd_sim(
+        VecaddRequest(100, 32, repeat=1, sweep=True, sweep_blocks=(32, 64, 128, 256)), progress=seen.append
+    )
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    assert {128 / 768, 256 / 768, 384 / 768, 512 / 768, 1.0} <= set(seen)
 
 
 def test_the_unguarded_kernel_stops_at_its_first_index_error() -> None:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from simtviz.cli.parser import backend
+from simtviz.cli.parser import common_options
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE
 from simtviz.core.exercise.catalog import exercise, exercises
 from simtviz.core.exercise.model import CHECK_TITLES, Exercise, Report
@@ -28,25 +28,24 @@ HELP = "exercises graded by what your kernel does to memory: list, show, check"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True, parser_class=type(parser))
-    listing = sub.add_parser("list", help="every exercise, one a line")
+    # `--backend` and `--debug` after the action too: the command's own copy, with no defaults
+    # (cli.parser.common_options), so one given before the command is kept.
+    common = [common_options(command=True)]
+    listing = sub.add_parser("list", parents=common, help="every exercise, one a line")
     listing.add_argument("--json", action="store_true", help="print the list as one JSON line")
-    show = sub.add_parser("show", help="an exercise's statement, picture, signature and launches")
+    show = sub.add_parser(
+        "show", parents=common, help="an exercise's statement, picture, signature and launches"
+    )
     show.add_argument("id", metavar="ID")
     show.add_argument("--hints", type=int, default=0, metavar="K", help="also show the first K hints")
     show.add_argument("--starter", action="store_true", help="print only the starter file (to save it)")
-    check = sub.add_parser("check", help="grade FILE.py on the exercise's launches")
+    check = sub.add_parser("check", parents=common, help="grade FILE.py on the exercise's launches")
     check.add_argument("id", metavar="ID")
     check.add_argument("file", type=Path, metavar="FILE.py")
     check.add_argument("--json", action="store_true", help="print the verdicts as one JSON line")
     check.add_argument(
         "--timeout", type=float, default=DEFAULT_TIME_LIMIT_S, metavar="S", help="time limit per launch"
     )
-    # `--backend` comes from the common options, after the action too
-    for p in (listing, show, check):
-        p.add_argument(
-            "--backend", type=backend, default=argparse.SUPPRESS, help="auto (default), gpu, emu or sim"
-        )
-        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def summary(e: Exercise) -> dict[str, Any]:

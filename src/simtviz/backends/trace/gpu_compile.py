@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from simtviz.core.trace_model import KernelCompileError, TraceRequest
+from simtviz.core.trace_source import TraceUnsupported, parse
 
 # The target when no GPU says its own: the oldest compute capability numba-cuda 0.30 compiles for.
 CHECK_CC = (7, 5)
@@ -485,8 +486,8 @@ def worth_asking(refusal: BaseException, source: str) -> bool:
     if not line or str(getattr(refusal, "message", "")).startswith("syntax error"):
         return False
     try:
-        tree = ast.parse(source)
-    except SyntaxError:
+        tree = parse(source)  # the one guarded parse of the student's text
+    except TraceUnsupported:  # a syntax error, or a line too deep for Python's parser
         return False
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno):

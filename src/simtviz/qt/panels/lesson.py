@@ -40,13 +40,11 @@ from PySide6.QtWidgets import (
 
 from simtviz.backends.lesson import PROBES, LessonRequest
 from simtviz.core.errors import LaunchRejected
-from simtviz.core.files import ExportError, atomic_write
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.lesson import STEPS, Step, TryIt, probes_of
-from simtviz.core.lesson_handout import render_handout
-from simtviz.qt import dialogs
 from simtviz.qt.panels.lesson_charts import chart_for, widget_png
 from simtviz.qt.panels.lesson_demos import LessonDemos
+from simtviz.qt.panels.lesson_handout import LessonHandout
 from simtviz.qt.panels.lesson_question import LessonQuestionBox
 from simtviz.qt.panels.lesson_views import ErratumCard, code_html, values_html, values_text, wrap_label
 
@@ -97,7 +95,7 @@ class LessonPanel(LessonDemos, QWidget):
         self.answers: dict[str, str] = {}  # section → the student's checked prediction
         self.feedback: dict[str, str] = {}  # section → "you said X, the GPU did Y" after its run
         self.question_runs: dict[str, dict[str, Any]] = {}  # section → the run that answered it
-        self.figures: dict[str, list[tuple[bytes, str]]] = {}  # section → [(PNG, caption)]
+        self.handout = LessonHandout()  # this run's figures, step by step
         self._pending_probe: tuple[str, str] | None = None  # (section, probe) running now
         self._pending_map: tuple[str, TryIt, LaunchConfig] | None = None
         self._pending_vecadd: tuple[str, TryIt] | None = None
@@ -580,40 +578,20 @@ class LessonPanel(LessonDemos, QWidget):
     def card(self, erratum_id: str) -> ErratumCard | None:
         return next((c for c in self._cards if c.erratum.id == erratum_id), None)
 
-    # --- the handout ---------------------------------------------------------------------------
+    # --- the handout (lesson_handout keeps the figures and saves the page) --------------------
     def _add_figure(self, section: str, png: bytes, caption: str, replace: bool = False) -> None:
-        figures = self.figures.setdefault(section, [])
-        if replace:
-            figures.clear()
-        figures.append((png, caption))
-        del figures[:-4]  # a few per step: the handout is for reading, not a log
+        self.handout.add_figure(section, png, caption, replace)
 
     def handout_html(self) -> str:
         backend = ""
         if self._session is not None and self._session.info is not None:
             backend = self._session.info.label
-        where = backend or self._where()
-        return render_handout(
-            self.results, self.figures, backend=where, answers=self.answers, runs=self.question_runs
-        )
+        return self.handout.html(self.results, backend or self._where(), self.answers, self.question_runs)
 
     def export_handout(self, path: str | Path | None = None) -> Path | None:
         """Write the handout (HTML, this run's numbers and figures); asks where unless ``path``."""
-        if path is None:
-            start = Path.home() / "simtviz-lesson.html"
-            if self._window is not None and self._window.settings.export_dir:
-                start = Path(self._window.settings.export_dir) / start.name
-            chosen = dialogs.ask_save_path(
-                self, "Export the lesson handout", start, "html", "HTML page (*.html)"
-            )
-            if chosen is None:
-                return None
-            path = chosen
-        payload = self.handout_html().encode("utf-8")
-        try:
-            written = atomic_write(path, lambda fh: fh.write(payload))
-        except ExportError as exc:
-            dialogs.export_failed(self, exc)
-            return None
-        self._status(f"Saved the handout to {written}")
+        export_dir = self._window.settings.export_dir if self._window is not None else ""
+        written = self.handout.save(self, self.handout_html(), path, export_dir or "")
+        if written is not None:
+            self._status(f"Saved the handout to {written}")
         return written

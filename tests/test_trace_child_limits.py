@@ -142,8 +142,8 @@ def _seen(w=open(os.environ["SIMTVIZ_TEST_MARK"], "w").write(repr({
     assert seen["session_leader"]
     assert seen["as"] != inf and seen["as"] <= 16 << 30
     # the simulator's threads: 2 MiB stacks, so a 1,024-thread block reserves 1,024 x 2 MiB
-    # = 2 GiB of the 16 GiB, 14 GiB left for the rest (at Python's default 8 MiB it was 8 GiB of 16, and a 16-core GPU
-    # machine's malloc arenas took the rest: "can't start new thread")
+    # = 2 GiB of the 16 GiB, 14 GiB left for the rest (at Python's default 8 MiB it was 8 GiB
+    # of 16, and a 16-core GPU machine's malloc arenas took the rest: "can't start new thread")
     assert seen["stack"] == 2 << 20
     assert 1024 * seen["stack"] <= seen["as"] - (14 << 30)
     assert seen["cpu"] != inf

@@ -189,3 +189,22 @@ def test_a_built_in_without_a_line_is_found_at_its_first_call_in_the_kernel() ->
         source, (1, 1, 1), (32, 1, 1), {"a": "float32[32]", "out": "float32[32]"}, filename="k.py"
     )
     assert gpu_compile.explain(TypingError(text), "/tmp/x/k.py", request).line == 8
+
+
+def test_the_compile_check_names_the_files_top_level_code_while_it_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The GPU's child compiles in its own process: the student's module (its defaults, here a
+    # call that records the phase then) runs inside the check, so a stop at the time limit there
+    # must say "top-level code", not "reading and checking the file".
+    from simtviz.backends.trace import prepare
+
+    seen: list[str] = []
+    monkeypatch.setattr(prepare, "PHASE_HOOK", seen.append)
+    source = FINE.replace(
+        "from numba import cuda", "from numba import cuda\n\n\ndef _d(x=len('ab')):\n    return x"
+    )
+    request = TraceRequest(source, (1, 1, 1), (32, 1, 1), {"a": "float32[32]:ones"}, filename="twice.py")
+    # (numba is simulated in this process, so the compile itself fails: only the phases matter)
+    gpu_compile.compile_here(request, gpu_compile.signature(request), gpu_compile.CHECK_CC)
+    assert seen == ["module", "prepare"]  # the module's code, then back to checking

@@ -195,6 +195,7 @@ def compile_here(request: TraceRequest, sig: str, cc: tuple[int, int] | None) ->
     student's file needs) is left to the run to report."""
     from numba import cuda
 
+    from simtviz.backends.trace.prepare import phase
     from simtviz.core.trace_rewrite import plain_module
     from simtviz.kernels.trace_helpers import device_cc
 
@@ -204,10 +205,15 @@ def compile_here(request: TraceRequest, sig: str, cc: tuple[int, int] | None) ->
         module.__file__ = str(path)
         sys.modules[module.__name__] = module
         try:
+            # the student's top-level code runs here (in the GPU's child): a stop at the time limit
+            # must blame it, not "reading and checking the file"
+            phase("module")
             try:
                 exec(compile(tree, str(path), "exec"), module.__dict__)
             except Exception:
                 return Verdict(True)
+            finally:
+                phase("prepare")
             pyfunc = getattr(module, name).py_func
             try:
                 if cc is None:

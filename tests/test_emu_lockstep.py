@@ -441,11 +441,13 @@ def test_warp_shuffles_and_votes_within_each_warp_of_32() -> None:
     # 2 warps of 32 (one block of 64), v = i + 1. A shfl_down tree (16, 8, 4, 2, 1) leaves lane 0
     # of warp 0 with 1 + … + 32 = 528 and of warp 1 with 33 + … + 64 = (33 + 64) · 32 / 2 = 1552.
     # ballot(i % 3 == 0) in warp 0: bits 0, 3, …, 30 = (8^11 - 1) / 7 = 0x49249249; warp 1
-    # (i = 32..63, lanes l = i - 32, i % 3 == 0 ⇔ l % 3 == 1): bits 1, 4, …, 31 = 0x92492492.
+    # (i = 32..63, lanes l = i - 32, i % 3 == 0 ⇔ l % 3 == 1): bits 1, 4, …, 31 = 0x92492492,
+    # which numba-cuda's int32 ballot_sync reads as 0x92492492 - 2^32 = 2454267026 - 4294967296
+    # = -1840700270 (the H200's value); activemask is uint32, so lane bit 31 would stay positive.
     # all(i < 40): warp 0 yes, warp 1 no; any(i == 50): warp 0 no, warp 1 yes.
     # shfl_xor(v, 1) swaps neighbours; shfl_up(v, 1) gives lane l - 1's value (lane 0 keeps its
     # own); shfl(v, 5) gives every lane its warp's lane 5.
-    out = np.zeros((8, 64), np.int64)
+    out = np.zeros((9, 64), np.int64)
     run(
         """
         from numba import cuda
@@ -468,16 +470,19 @@ def test_warp_shuffles_and_votes_within_each_warp_of_32() -> None:
             out[6, i] = cuda.shfl_sync(0xFFFFFFFF, v, 5)
             if i % 2 == 0:
                 out[7, i] = cuda.activemask()
+            else:
+                out[8, i] = cuda.activemask()
         """,
         1, 64, out,
     )  # fmt: skip
     assert out[0, 0] == 528 and out[0, 32] == 1552
-    assert set(out[1, :32]) == {0x49249249} and set(out[1, 32:]) == {0x92492492}
+    assert set(out[1, :32]) == {0x49249249} and set(out[1, 32:]) == {-1840700270}
     assert out[2].tolist() == [1] * 32 + [0] * 32 and out[3].tolist() == [0] * 32 + [1] * 32
     assert out[4, :4].tolist() == [2, 1, 4, 3]
     assert out[5, :3].tolist() == [1, 1, 2] and out[5, 32:34].tolist() == [33, 33]
     assert set(out[6, :32]) == {6} and set(out[6, 32:]) == {38}
     assert set(out[7, ::2]) == {0x55555555}  # the even lanes of each warp
+    assert set(out[8, 1::2]) == {0xAAAAAAAA}  # odd lanes: bit 31 set, uint32 so 2863311530 > 0
 
 
 def test_a_shuffle_past_a_partial_warps_end_keeps_the_lanes_own_value() -> None:

@@ -117,12 +117,13 @@ def test_cancel_ends_a_background_process_and_leaves_no_folder(mark: Path) -> No
 def test_the_child_runs_in_its_own_session_with_limits(mark: Path) -> None:
     source = (
         """
-import os, resource
+import os, resource, threading
 from numba import cuda
 
 
 def _seen(w=open(os.environ["SIMTVIZ_TEST_MARK"], "w").write(repr({
     "session_leader": os.getsid(0) == os.getpid(),
+    "stack": threading.stack_size(),
     "as": resource.getrlimit(resource.RLIMIT_AS)[0],
     "cpu": resource.getrlimit(resource.RLIMIT_CPU)[0],
     "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
@@ -140,6 +141,11 @@ def _seen(w=open(os.environ["SIMTVIZ_TEST_MARK"], "w").write(repr({
     inf = resource.RLIM_INFINITY
     assert seen["session_leader"]
     assert seen["as"] != inf and seen["as"] <= 16 << 30
+    # the simulator's threads: 2 MiB stacks, so a 1,024-thread block reserves 1,024 x 2 MiB
+    # = 2 GiB of the 16 GiB, 14 GiB left for the rest (at Python's default 8 MiB it was 8 GiB
+    # of 16, and a 16-core GPU machine's malloc arenas took the rest: "can't start new thread")
+    assert seen["stack"] == 2 << 20
+    assert 1024 * seen["stack"] <= seen["as"] - (14 << 30)
     assert seen["cpu"] != inf
     assert seen["nofile"] <= 1024
     assert seen["nproc"] != inf or os.getuid() == 0  # root is not held by RLIMIT_NPROC anyway

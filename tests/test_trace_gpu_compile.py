@@ -146,3 +146,65 @@ def test_a_checker_without_numba_cuda_says_why_and_the_run_is_not_refused(
     note = gpu_compile.verify(request, "sim", checker)  # random.random() is not refused here
     assert note is not None and "ImportError: no CUDA wheels for this platform" in note
     assert gpu_compile.start_checker("sim") is None  # remembered: said once, no process next time
+
+
+# numba's typing error for np.linalg.norm with SciPy installed, as numba 0.68 gave it on the H200:
+# the function and its signature, no line of the student's file anywhere in the text.
+NO_NORM = (
+    "No implementation of function Function(<function norm at 0x7f33035234c0>) found for signature:\n"
+    " \n >>> norm(array(float32, 1d, C))\n \nThere are 2 candidate implementations:\n"
+    "  - Of which 2 did not match due to:\n  Overload in function 'norm_impl': File: numba/np/linalg.py\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("where", "line"),
+    [
+        ("", 9),  # no location: the kernel's first call of norm (normed.py line 9)
+        ("During: typing of call at /tmp/simtviz-ptx-x/normed.py (9)\n", 9),
+        ('File "/tmp/simtviz-ptx-x/normed.py", line 9:\n    out[i] = a[i] / np.linalg.norm(a)\n', 9),
+    ],
+)
+def test_a_typing_error_finds_the_students_line_in_every_form_numba_gives(where: str, line: int) -> None:
+    from numba.core.errors import TypingError
+
+    request = TraceRequest(
+        NORM, (1, 1, 1), (32, 1, 1), {"a": "float32[32]", "out": "float32[32]"}, filename="normed.py"
+    )
+    verdict = gpu_compile.explain(TypingError(NO_NORM + where), "/tmp/simtviz-ptx-x/normed.py", request)
+    assert not verdict.ok and verdict.line == line
+    assert verdict.message.startswith(f"line {line}: a GPU would not compile this kernel")
+
+
+def test_a_built_in_without_a_line_is_found_at_its_first_call_in_the_kernel() -> None:
+    from numba.core.errors import TypingError
+
+    # math.sqrt of an array: called on lines 8 and 9, so line 8 (the first)
+    source = (
+        "import math\nfrom numba import cuda\n\n\n@cuda.jit\ndef k(a, out):\n    i = cuda.grid(1)\n"
+        "    x = math.sqrt(a)\n    out[i] = math.sqrt(a)\n"
+    )
+    text = "No implementation of function Function(<built-in function sqrt>) found for signature:\n"
+    request = TraceRequest(
+        source, (1, 1, 1), (32, 1, 1), {"a": "float32[32]", "out": "float32[32]"}, filename="k.py"
+    )
+    assert gpu_compile.explain(TypingError(text), "/tmp/x/k.py", request).line == 8
+
+
+def test_the_compile_check_names_the_files_top_level_code_while_it_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The GPU's child compiles in its own process: the student's module (its defaults, here a
+    # call that records the phase then) runs inside the check, so a stop at the time limit there
+    # must say "top-level code", not "reading and checking the file".
+    from simtviz.backends.trace import prepare
+
+    seen: list[str] = []
+    monkeypatch.setattr(prepare, "PHASE_HOOK", seen.append)
+    source = FINE.replace(
+        "from numba import cuda", "from numba import cuda\n\n\ndef _d(x=len('ab')):\n    return x"
+    )
+    request = TraceRequest(source, (1, 1, 1), (32, 1, 1), {"a": "float32[32]:ones"}, filename="twice.py")
+    # (numba is simulated in this process, so the compile itself fails: only the phases matter)
+    gpu_compile.compile_here(request, gpu_compile.signature(request), gpu_compile.CHECK_CC)
+    assert seen == ["module", "prepare"]  # the module's code, then back to checking

@@ -29,15 +29,18 @@ from numba import cuda
 
 @cuda.jit(device=True)
 def far(i, v):
+    # the tracer logs the kernel's own shared arrays only, so this one's accesses stay unguarded
     tile = cuda.shared.array(32, numba.float32)
     tile[i + 100_000_000] = v
-    cuda.syncthreads()
-    return tile[i + 100_000_000] + 1  # read back, so the compiler cannot drop the bad store
+    # a neighbour's slot, not the one just stored: the compiler can neither forward the store
+    # into this load nor drop the store as never read
+    return tile[i + 100_000_001] + 1
 
 
 @cuda.jit
 def fault(A):
     i = cuda.grid(1)
+    cuda.syncthreads()  # barriers belong in the kernel (the tracer refuses them in far())
     A[i] = far(i, A[i])
 """
 

@@ -113,7 +113,10 @@ def _vote(kind: str) -> Callable[..., Any]:
         bits = np.left_shift(on.astype(np.int64), t.linear % 32) & np.int64(member)
         warps = _warp_ids(interp)
         ballot = np.bincount(warps, weights=bits, minlength=int(warps.max()) + 1).astype(np.int64)[warps]
-        if kind in ("ballot", "activemask"):
+        # numba-cuda types ballot_sync as int32 (bit 31 set reads negative) and activemask as uint32
+        if kind == "ballot":
+            return ballot.astype(np.uint32).view(np.int32)
+        if kind == "activemask":
             return ballot.astype(np.uint32)
         active = np.left_shift(mask.astype(np.int64), t.linear % 32) & np.int64(member)
         present = np.bincount(warps, weights=active, minlength=int(warps.max()) + 1).astype(np.int64)[warps]

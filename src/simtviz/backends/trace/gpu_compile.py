@@ -196,6 +196,7 @@ def compile_here(request: TraceRequest, sig: str, cc: tuple[int, int] | None) ->
     student's file needs) is left to the run to report."""
     from numba import cuda
 
+    from simtviz.backends.trace.prepare import phase
     from simtviz.core.trace_rewrite import plain_module
     from simtviz.kernels.trace_helpers import device_cc
 
@@ -205,10 +206,15 @@ def compile_here(request: TraceRequest, sig: str, cc: tuple[int, int] | None) ->
         module.__file__ = str(path)
         sys.modules[module.__name__] = module
         try:
+            # the student's top-level code runs here (in the GPU's child): a stop at the time limit
+            # must blame it, not "reading and checking the file"
+            phase("module")
             try:
                 exec(compile(tree, str(path), "exec"), module.__dict__)
             except Exception:
                 return Verdict(True)
+            finally:
+                phase("prepare")
             pyfunc = getattr(module, name).py_func
             try:
                 if cc is None:
@@ -339,6 +345,11 @@ def _line_of(request: TraceRequest, text: str) -> int | None:
         params = {a.arg for a in fn.args.posonlyargs + fn.args.args}
         lines = index_arrays(fn, params).values()
         return min(lines) if lines else None
+    callee = _callee(text)
+    if callee:  # numba 0.68 may name the function without any line: the kernel's first call of it
+        calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and _called_name(n) == callee]
+        if calls:
+            return min(int(n.lineno) for n in calls)
     words = ["linalg"] if "linear algebra" in text else re.findall(r"'(\w+)'", text)[:1]
     if not words:
         return None
@@ -347,6 +358,19 @@ def _line_of(request: TraceRequest, text: str) -> int | None:
         if name in words:
             return int(getattr(node, "lineno", 0)) or None
     return None
+
+
+def _callee(text: str) -> str | None:
+    """The function numba found no implementation of: ``Function(<function norm at 0x…>)``,
+    ``Function(<built-in function sqrt>)`` or the ``>>> norm(…)`` signature line."""
+    match = re.search(r"No implementation of function Function\(<(?:built-in )?function (\w+)", text)
+    match = match or re.search(r">>> (\w+)\(", text)
+    return match[1] if match else None
+
+
+def _called_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 # --- the checker process (numba real) ---------------------------------------------------------

@@ -17,12 +17,21 @@ from pathlib import Path
 
 PR_SET_PDEATHSIG = 1
 GIB = 1 << 30
-# Address space of a simulator or emulator child: the simulator runs each thread of a block as
-# an OS thread with the default 8 MiB stack (1,024 threads: 8 GiB reserved, little of it used),
-# numba and LLVM take about 1 GiB, and the traced arrays at most ARRAY_BUDGET_BYTES
-# (core.trace_args): 8 + 4 + 4 = 16 GiB. A GPU child gets no address-space limit: CUDA reserves
-# far more virtual memory than it uses.
-ADDRESS_SPACE_BYTES = 16 * GIB
+MIB = 1 << 20
+# The simulator runs each thread of a block as an OS thread; Python's default stack is 8 MiB
+# reserved per thread (1,024 threads: 8 GiB), and glibc gives threads up to 8 malloc arenas per
+# core of 64 MiB each (16 cores: 8 GiB). On a 16-core GPU machine that passed 16 GiB and a
+# 1,024-thread block failed with "can't start new thread". So the sim child's threads get 2 MiB
+# stacks (the kernel's Python frames live on the heap; C calls need far less) and at most 8 arenas.
+SIM_THREAD_STACK_BYTES = 2 * MIB
+MALLOC_ARENAS = 8
+MAX_BLOCK_THREADS = 1024
+# Address space of a simulator or emulator child: numba, LLVM and the libraries (more on a machine
+# with a GPU driver) about 2 GiB, malloc arenas 8 x 64 MiB, the traced arrays at most
+# ARRAY_BUDGET_BYTES (core.trace_args, 4 GiB), room to spare: 14 GiB, plus 1,024 thread stacks
+# (2 GiB): 16 GiB. A GPU child gets no address-space limit: CUDA reserves far more virtual memory
+# than it uses.
+ADDRESS_SPACE_BYTES = 14 * GIB + MAX_BLOCK_THREADS * SIM_THREAD_STACK_BYTES
 OPEN_FILES = 1024
 # Processes and threads the child may add to what the user already runs: the simulator needs one
 # thread per thread of a block (up to 1,024) and numba a few; a fork bomb stops here.
@@ -86,12 +95,26 @@ def apply_limits(kind: str) -> None:
         return
     if kind != "gpu":
         _lower(resource.RLIMIT_AS, ADDRESS_SPACE_BYTES)
+        _small_threads()
     _lower(resource.RLIMIT_NOFILE, OPEN_FILES)
     # RLIMIT_NPROC counts every process and thread of the user (not only this child's), so the
     # limit is what runs now plus room for the simulator's threads. Root is not held by it.
     tasks = user_tasks() if os.getuid() != 0 else None
     if tasks is not None:
         _lower(resource.RLIMIT_NPROC, tasks + EXTRA_TASKS)
+
+
+def _small_threads() -> None:
+    """Threads started from now on (the simulator's, one per thread of a block) reserve
+    SIM_THREAD_STACK_BYTES of stack, and glibc's malloc keeps to MALLOC_ARENAS arenas."""
+    import threading
+
+    with contextlib.suppress(ValueError, RuntimeError):
+        threading.stack_size(SIM_THREAD_STACK_BYTES)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            libc.mallopt(-8, MALLOC_ARENAS)  # M_ARENA_MAX (glibc; elsewhere a no-op or absent)
 
 
 def limit_cpu(seconds: float) -> None:

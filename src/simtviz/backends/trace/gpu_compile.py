@@ -546,39 +546,6 @@ def gpu_refusal(request: TraceRequest, refusal: BaseException) -> KernelCompileE
     return None if verdict.ok else verdict.error()
 
 
-# CPU seconds a checker may use in all: a compile takes under a few; a pathological kernel that
-# makes numba's typing run away must not spin on a student's laptop after its Run is long over.
-CHECKER_CPU_SECONDS = 300
-
-
-def _end_with_parent(parent: int | None = None) -> None:
-    """Exit when the process that started this checker is gone (its stdin alone is not enough: a
-    compile can run for minutes before the next read notices the closed pipe), and never use
-    more than CHECKER_CPU_SECONDS of CPU."""
-    from simtviz.backends.trace.limits import die_with_parent
-
-    parent = parent or os.getppid()  # given by the parent: it may be gone before this line runs
-    # SIGKILL from the kernel when the trace child ends (Linux; it starts us from its main
-    # thread): needs no Python, so a compile holding the GIL cannot delay it. The watch below is
-    # for the other systems.
-    die_with_parent(parent)
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent:  # re-parented: the trace child ended
-                os._exit(3)
-
-    threading.Thread(target=watch, name="simtviz-checker-watch", daemon=True).start()
-    with contextlib.suppress(ImportError, ValueError, OSError):
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
-        limit = CHECKER_CPU_SECONDS if hard == resource.RLIM_INFINITY else min(CHECKER_CPU_SECONDS, hard)
-        if soft == resource.RLIM_INFINITY or soft > limit:
-            resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
-
-
 def main() -> int:
     """The checker: numba real; says ``ready`` after NVVM's first compile, then answers requests
     ``(TraceRequest, signature, cc)`` with ``("verdict", ok, line, message)`` or
@@ -588,7 +555,9 @@ def main() -> int:
     proto = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     lock = threading.Lock()
-    _end_with_parent(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else None)
+    from simtviz.backends.trace.limits import end_with_parent
+
+    end_with_parent(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else None)
     try:
         from numba import config, cuda
 

@@ -13,6 +13,8 @@ import ctypes.util
 import os
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 PR_SET_PDEATHSIG = 1
@@ -128,3 +130,34 @@ def limit_cpu(seconds: float) -> None:
     spent = int(used.ru_utime + used.ru_stime) + 1
     soft = spent + int(seconds) + 1
     _lower(resource.RLIMIT_CPU, soft, soft + 5)
+
+
+# CPU seconds a checker may use in all: a compile takes under a few; a pathological kernel that
+# makes numba's typing run away must not spin on a student's laptop after its Run is long over.
+CHECKER_CPU_SECONDS = 300
+
+
+def end_with_parent(parent: int | None = None) -> None:
+    """Exit when the process that started this checker is gone (its stdin alone is not enough: a
+    compile can run for minutes before the next read notices the closed pipe), and never use
+    more than CHECKER_CPU_SECONDS of CPU."""
+    parent = parent or os.getppid()  # given by the parent: it may be gone before this line runs
+    # SIGKILL from the kernel when the trace child ends (Linux; it starts us from its main
+    # thread): needs no Python, so a compile holding the GIL cannot delay it. The watch below is
+    # for the other systems.
+    die_with_parent(parent)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:  # re-parented: the trace child ended
+                os._exit(3)
+
+    threading.Thread(target=watch, name="simtviz-checker-watch", daemon=True).start()
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        limit = CHECKER_CPU_SECONDS if hard == resource.RLIM_INFINITY else min(CHECKER_CPU_SECONDS, hard)
+        if soft == resource.RLIM_INFINITY or soft > limit:
+            resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))

@@ -17,7 +17,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -40,6 +40,7 @@ from simtviz.core.exercise.catalog import exercise, exercises
 from simtviz.core.exercise.handout import handout_html
 from simtviz.core.exercise.model import CHECK_TITLES, Exercise, Report
 from simtviz.qt.panels.kernel_editor import CodeEditor
+from simtviz.qt.panels.kernel_run import ChildRunner
 
 if TYPE_CHECKING:
     from simtviz.qt.main_window import MainWindow
@@ -50,59 +51,15 @@ KEY = "exercises/"  # exercises/current, exercises/<id>/source, …/passed, …/
 SAVE_DELAY_MS = 400
 
 
-class ExerciseRunner(QObject):
-    """Grades one file at a time in a child process; results come back as signals."""
+class ExerciseRunner(ChildRunner):
+    """Grades one file at a time in a child process (``finished`` carries a Report)."""
 
-    finished = Signal(object)  # Report
-    failed = Signal(object)  # exception
-    progress = Signal(float)
+    thread_name = "simtviz-exercise"
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        from simtviz.backends.trace.isolated import WarmChild
-
-        self._cancel = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.warm = WarmChild()
-
-    @property
-    def busy(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def start(self, kind: str, request: Any) -> None:
+    def job(self, kind: str, request: Any, cancel: threading.Event, child: Any) -> Any:
         from simtviz.backends.exercise import grade, isolated_runner
 
-        self._cancel = threading.Event()
-        cancel = self._cancel
-
-        def work() -> None:
-            try:
-                runner = isolated_runner(kind, self.progress.emit, cancel, self.warm.take(kind))
-                report = grade(request, kind, runner)
-            except BaseException as exc:  # every failure is shown in words
-                self.failed.emit(exc)
-                return
-            self.finished.emit(report)
-            self.prewarm(kind)
-
-        self._thread = threading.Thread(target=work, name="simtviz-exercise", daemon=True)
-        self._thread.start()
-
-    def prewarm(self, kind: str) -> None:
-        def start() -> None:
-            try:
-                self.warm.prepare(kind)
-            except Exception:
-                log.exception("could not start the exercise checker's process ahead")
-
-        threading.Thread(target=start, name="simtviz-exercise-warm", daemon=True).start()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    def close(self) -> None:
-        self._cancel.set()
-        self.warm.close()
+        return grade(request, kind, isolated_runner(kind, self.progress.emit, cancel, child))
 
 
 class ExercisesTab(QWidget):

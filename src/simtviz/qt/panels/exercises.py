@@ -11,7 +11,6 @@ the list with its statements as one HTML page (File → Export exercises as HTML
 
 from __future__ import annotations
 
-import logging
 import threading
 from html import escape
 from pathlib import Path
@@ -46,7 +45,6 @@ if TYPE_CHECKING:
     from simtviz.qt.main_window import MainWindow
     from simtviz.qt.session import RunSession
 
-log = logging.getLogger(__name__)
 KEY = "exercises/"  # exercises/current, exercises/<id>/source, …/passed, …/hints
 SAVE_DELAY_MS = 400
 

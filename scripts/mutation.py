@@ -143,12 +143,16 @@ MODULES = [
     "emu/interp.py",
     "emu/memory.py",
     "emu/cuda_api.py",
+    "kernels/lesson.py",
+    "core/trace_ast.py",
 ]
 
 # Tests that cover each module (glob → test files), first match wins. Each mutant runs them
 # (without those marked slow or gpu), so they decide what a run costs.
 TESTS: list[tuple[str, list[str]]] = [
     # first match wins: these come before the broad globs below
+    ("core/trace_ast.py", ["tests/test_trace_rewrite.py", "tests/test_trace_module_handworked.py"]),
+    ("kernels/lesson.py", ["tests/test_lesson_walk.py", "tests/test_lesson_probes.py"]),
     ("core/trace_words.py", ["tests/test_trace_words.py", "tests/test_trace_report_handworked.py"]),
     ("core/trace_infer.py", ["tests/test_trace_student_errors.py", "tests/qt/test_kernel_files.py"]),
     ("core/trace_hazards.py", ["tests/test_trace_hazards.py", "tests/test_exercises_emu.py"]),

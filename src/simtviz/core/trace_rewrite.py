@@ -44,8 +44,13 @@ import ast
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
 
+from simtviz.core.trace_ast import array_name as _array_name
+from simtviz.core.trace_ast import at as _at
+from simtviz.core.trace_ast import call as _call
+from simtviz.core.trace_ast import const as _const
+from simtviz.core.trace_ast import indices as _indices
+from simtviz.core.trace_ast import name as _name
 from simtviz.core.trace_shared import SharedArray, find_shared_arrays
 from simtviz.core.trace_source import (
     PREFIX,
@@ -115,36 +120,6 @@ class Rewrite:
         return self.array_names.index(name)
 
 
-_Node = TypeVar("_Node", bound=ast.AST)
-
-
-def _array_name(node: ast.expr) -> str:
-    """The parameter name of an expression ``_is_array`` accepted."""
-    assert isinstance(node, ast.Name)
-    return node.id
-
-
-def _at(node: _Node, like: ast.AST) -> _Node:
-    """``node`` and everything under it placed at ``like``'s location (the student's line)."""
-    for sub in ast.walk(node):
-        for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-            if attr in like._attributes and hasattr(like, attr):
-                setattr(sub, attr, getattr(like, attr))
-    return node
-
-
-def _name(id_: str, like: ast.AST, ctx: ast.expr_context | None = None) -> ast.Name:
-    return _at(ast.Name(id=id_, ctx=ctx or ast.Load()), like)
-
-
-def _call(func: str, args: list[ast.expr], like: ast.AST) -> ast.Call:
-    return _at(ast.Call(func=ast.Name(id=func, ctx=ast.Load()), args=args, keywords=[]), like)
-
-
-def _const(value: int, like: ast.AST) -> ast.Constant:
-    return _at(ast.Constant(value=value), like)
-
-
 def _module(tree: ast.Module, kernel: ast.FunctionDef, extra_imports: list[ast.stmt]) -> ast.Module:
     """Kept top-level statements, the kernel's decorator a plain ``cuda.jit``: its parameters'
     types come from the arguments, and a signature the student wrote would not fit the traced
@@ -201,12 +176,6 @@ def _is_barrier(node: ast.expr) -> bool:
     func = getattr(node, "func", None)
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     return isinstance(node, ast.Call) and not node.args and name == "syncthreads"
-
-
-def _indices(node: ast.expr) -> list[ast.expr]:
-    if isinstance(node, ast.Tuple):
-        return list(node.elts)
-    return [node]
 
 
 class _KernelRewriter(ast.NodeTransformer):

@@ -28,8 +28,8 @@ os.environ["NUMBA_ENABLE_CUDASIM"] = "1"  # for the simulator's side; the emulat
 
 from simtviz.backends.record import RECORD, RecordRequest
 from simtviz.core.launch import Dim3, LaunchConfig
-from simtviz.core.trace_model import TraceRequest
-from simtviz.core.trace_templates import template
+from simtviz.core.trace.model import TraceRequest
+from simtviz.core.trace.templates import template
 
 
 def median_s(fn: Callable[[], object], repeats: int) -> float:

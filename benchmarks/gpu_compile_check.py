@@ -21,8 +21,8 @@ import tempfile
 import time
 
 from simtviz.backends.trace import gpu_compile
-from simtviz.core.trace_model import TraceRequest
-from simtviz.core.trace_templates import template
+from simtviz.core.trace.model import TraceRequest
+from simtviz.core.trace.templates import template
 
 
 def median_s(samples: list[float]) -> str:

@@ -72,7 +72,7 @@ def main() -> None:
     from simtviz.backends.trace.isolated import run_isolated
     from simtviz.core import load_npz
     from simtviz.core.files import read_user_text
-    from simtviz.core.trace_model import TraceRequest
+    from simtviz.core.trace.model import TraceRequest
 
     folder = Path(tempfile.mkdtemp(prefix="probes-"))
     path = bomb(folder)

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from simtviz.core.trace_analysis import ArrayInfo, analyse
-from simtviz.core.trace_rewrite import Site
+from simtviz.core.trace.analysis import ArrayInfo, analyse
+from simtviz.core.trace.rewrite import Site
 from simtviz.kernels.trace_helpers import (
     F_FLAGS,
     F_I0,

@@ -19,8 +19,8 @@ import time
 from typing import Any
 
 from simtviz.backends.trace.isolated import run_isolated
-from simtviz.core.trace_model import TraceRequest
-from simtviz.core.trace_templates import template
+from simtviz.core.trace.model import TraceRequest
+from simtviz.core.trace.templates import template
 
 
 def vecadd_request(threads: int, budget: int) -> TraceRequest:

@@ -56,7 +56,7 @@ def render(results_path: Path, out: Path, presentation: bool) -> list[Path]:
     from PySide6.QtWidgets import QApplication
 
     from simtviz.core.lesson import STEPS
-    from simtviz.qt.panels.lesson import LessonPanel
+    from simtviz.qt.tabs.lesson.tab import LessonPanel
     from simtviz.qt.theme import point_size
 
     app = QApplication.instance() or QApplication([])

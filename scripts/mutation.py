@@ -68,21 +68,21 @@ MODULES = [
     "backends/sim_process.py",
     "backends/record/sim.py",
     "backends/vecadd/sim.py",
-    "core/occupancy.py",
-    "core/schedule.py",
+    "core/schedule/occupancy.py",
+    "core/schedule/__init__.py",
     "core/locate.py",
     "core/color_names.py",
     "core/run_timings.py",
     # added 2026-12-03 (issue 18): the trace, the lesson, their CLI and the panels' helpers
-    "core/trace_analysis.py",
-    "core/trace_rewrite.py",
-    "core/trace_shared.py",
-    "core/trace_model.py",
-    "core/trace_report.py",
-    "core/trace_args.py",
-    "core/trace_source.py",
-    "core/lesson.py",
-    "core/lesson_handout.py",
+    "core/trace/analysis.py",
+    "core/trace/rewrite.py",
+    "core/trace/shared.py",
+    "core/trace/model.py",
+    "core/trace/report.py",
+    "core/trace/args.py",
+    "core/trace/source.py",
+    "core/lesson/__init__.py",
+    "core/lesson/handout.py",
     "core/vecadd.py",
     "cli/trace.py",
     "cli/schedule.py",
@@ -106,14 +106,14 @@ MODULES = [
     "kernels/verify.py",
     "kernels/trace_helpers.py",
     "qt/map/framing.py",
-    "qt/panels/schedule_data.py",
-    "qt/panels/kernel_views.py",
-    "core/lesson_questions.py",
+    "qt/tabs/schedule/data.py",
+    "qt/tabs/kernel/views.py",
+    "core/lesson/grading.py",
     # added 2026-12-03 (issues 20-24): the emulator, exercises, hazards, words, file checks
-    "core/trace_words.py",
-    "core/trace_infer.py",
-    "core/trace_hazards.py",
-    "core/trace_templates.py",
+    "core/trace/words.py",
+    "core/trace/infer.py",
+    "core/trace/hazards.py",
+    "core/trace/templates.py",
     "core/npz_read.py",
     "core/exercise/model.py",
     "core/exercise/checks.py",
@@ -121,11 +121,11 @@ MODULES = [
     "core/exercise/handout.py",
     "core/exercise/catalog.py",
     "core/exercise/catalog_more.py",
-    "core/lesson_model.py",
-    "core/lesson_errata.py",
-    "core/lesson_steps_kernels.py",
-    "core/lesson_steps_memory.py",
-    "core/lesson_steps_beyond.py",
+    "core/lesson/model.py",
+    "core/lesson/errata_cards.py",
+    "core/lesson/steps_kernels.py",
+    "core/lesson/steps_memory.py",
+    "core/lesson/steps_beyond.py",
     "cli/exercise.py",
     "backends/emu_backend.py",
     "backends/record/emu.py",
@@ -144,113 +144,326 @@ MODULES = [
     "emu/memory.py",
     "emu/cuda_api.py",
     "kernels/lesson.py",
-    "core/trace_ast.py",
+    "core/trace/ast_nodes.py",
 ]
 
 # Tests that cover each module (glob → test files), first match wins. Each mutant runs them
 # (without those marked slow or gpu), so they decide what a run costs.
 TESTS: list[tuple[str, list[str]]] = [
     # first match wins: these come before the broad globs below
-    ("core/trace_ast.py", ["tests/test_trace_rewrite.py", "tests/test_trace_module_handworked.py"]),
-    ("kernels/lesson.py", ["tests/test_lesson_walk.py", "tests/test_lesson_probes.py"]),
-    ("core/trace_words.py", ["tests/test_trace_words.py", "tests/test_trace_report_handworked.py"]),
-    ("core/trace_infer.py", ["tests/test_trace_student_errors.py", "tests/qt/test_kernel_files.py"]),
-    ("core/trace_hazards.py", ["tests/test_trace_hazards.py", "tests/test_exercises_emu.py"]),
-    ("core/trace_templates.py", ["tests/test_emu_differential.py", "tests/test_trace_ptx.py"]),
-    ("core/npz_read.py", ["tests/test_record_headers.py", "tests/test_files.py"]),
-    ("core/exercise/*", ["tests/test_exercises_emu.py", "tests/test_exercises.py",
-                         "tests/test_exercise_cli.py"]),
-    ("cli/exercise.py", ["tests/test_exercise_cli.py"]),
-    ("backends/emu_backend.py", ["tests/test_emu_backend.py", "tests/test_emu_selection.py"]),
-    ("backends/*/emu.py", ["tests/test_emu_record.py", "tests/test_emu_vecadd.py",
-                           "tests/test_emu_differential.py"]),
-    ("backends/trace/batch.py", ["tests/test_exercises_emu.py", "tests/test_exercises.py"]),
-    ("backends/trace/fallback.py", ["tests/test_emu_backend.py"]),
-    ("backends/trace/limits.py", ["tests/test_trace_child_limits.py", "tests/test_gpu_checker_ends.py",
-                                  "tests/test_child_docs_truth.py"]),
-    ("emu/*", ["tests/test_emu_lockstep.py", "tests/test_emu_record.py", "tests/test_emu_vecadd.py",
-               "tests/test_emu_differential.py"]),
-    ("core/schema.py", ["tests/test_handworked_records.py", "tests/test_colour_fields_handworked.py",
-                        "tests/test_device_verifier_sim.py", "tests/test_oracle.py"]),
-    ("core/oracle.py", ["tests/test_handworked_records.py", "tests/test_oracle.py",
-                        "tests/test_device_verifier_sim.py"]),
-    ("core/window.py", ["tests/test_handworked_records.py"]),
-    ("core/limits.py", ["tests/test_limits_boundaries.py", "tests/test_limits.py",
-                        "tests/test_error_reports_handworked.py"]),
-    ("core/estimates.py", ["tests/test_limits_boundaries.py", "tests/test_cli_exit_codes.py"]),
-    ("core/launch.py", ["tests/test_launch_handworked.py", "tests/test_launch.py",
-                        "tests/test_handworked_records.py", "tests/test_colour_fields_handworked.py"]),
-    ("core/recording.py", ["tests/test_recording_handworked.py", "tests/test_handworked_records.py",
-                           "tests/test_colour_fields_handworked.py",
-                           "tests/test_cli.py", "tests/qt/test_map_placement_handworked.py"]),
-    ("core/maps.py", ["tests/test_colour_fields_handworked.py"]),
-    ("core/formulas.py", ["tests/test_colour_fields_handworked.py", "tests/test_handworked_records.py"]),
-    ("core/errors.py", ["tests/test_error_reports_handworked.py", "tests/test_cli_exit_codes.py",
-                        "tests/test_cli.py"]),
-    ("core/files.py", ["tests/test_files.py"]),
-    ("core/vecadd.py", ["tests/test_vecadd_core.py", "tests/test_vecadd_cli.py"]),
-    ("core/occupancy.py", ["tests/test_occupancy.py", "tests/test_occupancy_profiles.py",
-                          "tests/test_schedule_cli.py"]),
-    ("core/schedule.py", ["tests/test_schedule_core.py", "tests/test_schedule_handworked.py"]),
-    ("core/locate.py", ["tests/test_locate_handworked.py", "tests/test_lecture_core.py"]),
-    ("core/color_names.py", ["tests/test_color_names_handworked.py", "tests/test_cli_fidelity.py"]),
-    ("core/run_timings.py", ["tests/test_run_timings_boundary.py", "tests/test_run_timings.py",
-                              "tests/test_cli_exit_codes.py"]),
+    (
+        "core/trace/ast_nodes.py",
+        ["tests/core/trace/test_trace_rewrite.py", "tests/core/trace/test_trace_module_handworked.py"],
+    ),
+    (
+        "kernels/lesson.py",
+        ["tests/core/lesson/test_lesson_walk.py", "tests/backends/lesson/test_lesson_probes.py"],
+    ),
+    (
+        "core/trace/words.py",
+        ["tests/core/trace/test_trace_words.py", "tests/core/trace/test_trace_report_handworked.py"],
+    ),
+    (
+        "core/trace/infer.py",
+        ["tests/backends/trace/test_trace_student_errors.py", "tests/qt/tabs/kernel/test_kernel_files.py"],
+    ),
+    ("core/trace/hazards.py", ["tests/core/trace/test_trace_hazards.py", "tests/emu/test_exercises_emu.py"]),
+    ("core/trace/templates.py", ["tests/emu/test_emu_differential.py", "tests/kernels/test_trace_ptx.py"]),
+    ("core/npz_read.py", ["tests/core/test_record_headers.py", "tests/core/test_files.py"]),
+    (
+        "core/exercise/*",
+        [
+            "tests/emu/test_exercises_emu.py",
+            "tests/core/exercise/test_exercises.py",
+            "tests/cli/test_exercise_cli.py",
+        ],
+    ),
+    ("cli/exercise.py", ["tests/cli/test_exercise_cli.py"]),
+    (
+        "backends/emu_backend.py",
+        ["tests/backends/test_emu_backend.py", "tests/backends/test_emu_selection.py"],
+    ),
+    (
+        "backends/*/emu.py",
+        [
+            "tests/emu/test_emu_record.py",
+            "tests/emu/test_emu_vecadd.py",
+            "tests/emu/test_emu_differential.py",
+        ],
+    ),
+    ("backends/trace/batch.py", ["tests/emu/test_exercises_emu.py", "tests/core/exercise/test_exercises.py"]),
+    ("backends/trace/fallback.py", ["tests/backends/test_emu_backend.py"]),
+    (
+        "backends/trace/limits.py",
+        [
+            "tests/backends/trace/test_trace_child_limits.py",
+            "tests/backends/trace/test_gpu_checker_ends.py",
+            "tests/backends/trace/test_child_docs_truth.py",
+        ],
+    ),
+    (
+        "emu/*",
+        [
+            "tests/emu/test_emu_lockstep.py",
+            "tests/emu/test_emu_record.py",
+            "tests/emu/test_emu_vecadd.py",
+            "tests/emu/test_emu_differential.py",
+        ],
+    ),
+    (
+        "core/schema.py",
+        [
+            "tests/core/test_handworked_records.py",
+            "tests/core/test_colour_fields_handworked.py",
+            "tests/backends/test_device_verifier_sim.py",
+            "tests/core/test_oracle.py",
+        ],
+    ),
+    (
+        "core/oracle.py",
+        [
+            "tests/core/test_handworked_records.py",
+            "tests/core/test_oracle.py",
+            "tests/backends/test_device_verifier_sim.py",
+        ],
+    ),
+    ("core/window.py", ["tests/core/test_handworked_records.py"]),
+    (
+        "core/limits.py",
+        [
+            "tests/core/test_limits_boundaries.py",
+            "tests/core/test_limits.py",
+            "tests/core/test_error_reports_handworked.py",
+        ],
+    ),
+    ("core/estimates.py", ["tests/core/test_limits_boundaries.py", "tests/cli/test_cli_exit_codes.py"]),
+    (
+        "core/launch.py",
+        [
+            "tests/core/test_launch_handworked.py",
+            "tests/core/test_launch.py",
+            "tests/core/test_handworked_records.py",
+            "tests/core/test_colour_fields_handworked.py",
+        ],
+    ),
+    (
+        "core/recording.py",
+        [
+            "tests/core/test_recording_handworked.py",
+            "tests/core/test_handworked_records.py",
+            "tests/core/test_colour_fields_handworked.py",
+            "tests/cli/test_cli.py",
+            "tests/qt/tabs/index_map/test_map_placement_handworked.py",
+        ],
+    ),
+    ("core/maps.py", ["tests/core/test_colour_fields_handworked.py"]),
+    (
+        "core/formulas.py",
+        ["tests/core/test_colour_fields_handworked.py", "tests/core/test_handworked_records.py"],
+    ),
+    (
+        "core/errors.py",
+        [
+            "tests/core/test_error_reports_handworked.py",
+            "tests/cli/test_cli_exit_codes.py",
+            "tests/cli/test_cli.py",
+        ],
+    ),
+    ("core/files.py", ["tests/core/test_files.py"]),
+    ("core/vecadd.py", ["tests/core/test_vecadd_core.py", "tests/cli/test_vecadd_cli.py"]),
+    (
+        "core/schedule/occupancy.py",
+        [
+            "tests/core/schedule/test_occupancy.py",
+            "tests/core/schedule/test_occupancy_profiles.py",
+            "tests/cli/test_schedule_cli.py",
+        ],
+    ),
+    (
+        "core/schedule/__init__.py",
+        ["tests/core/schedule/test_schedule_core.py", "tests/core/schedule/test_schedule_handworked.py"],
+    ),
+    ("core/locate.py", ["tests/core/test_locate_handworked.py", "tests/core/test_lecture_core.py"]),
+    ("core/color_names.py", ["tests/core/test_color_names_handworked.py", "tests/cli/test_cli_fidelity.py"]),
+    (
+        "core/run_timings.py",
+        [
+            "tests/core/test_run_timings_boundary.py",
+            "tests/core/test_run_timings.py",
+            "tests/cli/test_cli_exit_codes.py",
+        ],
+    ),
     # issue 18: fast hand-worked files first (a run stops at the first failure)
-    ("core/trace_analysis.py", ["tests/test_trace_analysis_handworked.py",
-                                "tests/test_trace_analysis_edges.py", "tests/test_cli_text_handworked.py",
-                                "tests/test_trace_report_handworked.py", "tests/test_trace_banks.py",
-                                "tests/test_trace_lex_order.py"]),
-    ("core/trace_rewrite.py", ["tests/test_trace_module_handworked.py", "tests/test_trace_rewrite.py",
-                               "tests/test_trace_analysis_handworked.py", "tests/test_trace_sim.py"]),
-    ("core/trace_shared.py", ["tests/test_trace_module_handworked.py", "tests/test_trace_rewrite.py",
-                              "tests/test_trace_shared.py"]),
-    ("core/trace_model.py", ["tests/test_trace_module_handworked.py", "tests/test_trace_model_handworked.py",
-                             "tests/test_cli_text_handworked.py", "tests/test_trace_window.py"]),
-    ("core/trace_report.py", ["tests/test_trace_report_handworked.py", "tests/test_cli_text_handworked.py",
-                              "tests/test_trace_banks.py", "tests/test_trace_window.py"]),
-    ("core/trace_args.py", ["tests/test_trace_args.py", "tests/test_trace_args_handworked.py"]),
-    ("core/trace_source.py", ["tests/test_trace_module_handworked.py", "tests/test_trace_rewrite.py",
-                              "tests/test_trace_source_handworked.py"]),
-    ("core/lesson_questions.py", ["tests/test_lesson_questions.py"]),
-    ("core/lesson*.py", ["tests/test_lesson.py", "tests/test_lesson_probes.py",
-                         "tests/test_lesson_experiment.py"]),
-    ("cli/trace.py", ["tests/test_trace_cli.py"]),
-    ("cli/schedule.py", ["tests/test_cli_text_handworked.py", "tests/test_schedule_cli.py"]),
-    ("cli/occupancy.py", ["tests/test_cli_text_handworked.py", "tests/test_schedule_cli.py"]),
-    ("cli/snapshot.py", ["tests/test_cli_text_handworked.py", "tests/test_cli_snapshot_handworked.py",
-                         "tests/test_cli_exit_codes.py",
-                         "tests/test_export_targets.py"]),
-    ("cli/progress.py", ["tests/test_launch_progress.py", "tests/test_cli.py"]),
-    ("backends/trace/*", ["tests/test_trace_analysis_handworked.py", "tests/test_trace_sim.py",
-                          "tests/test_trace_window.py", "tests/test_trace_cli.py",
-                          "tests/test_child_process.py"]),
-    ("backends/schedule/*", ["tests/test_schedule_backend.py", "tests/test_schedule_cli.py"]),
-    ("backends/lesson/*", ["tests/test_lesson_probes.py", "tests/test_lesson_experiment.py"]),
-    ("backends/base.py", ["tests/test_limits_boundaries.py", "tests/test_sim_backend_faults.py",
-                          "tests/test_experiments.py"]),
-    ("backends/selection.py", ["tests/test_cli_exit_codes.py", "tests/test_sim_backend.py"]),
-    ("backends/experiment.py", ["tests/test_experiments.py"]),
-    ("backends/sim_child.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py"]),
-    ("kernels/trace_helpers.py", ["tests/test_trace_analysis_handworked.py", "tests/test_trace_sim.py",
-                                  "tests/test_trace_window.py"]),
-    ("kernels/*", ["tests/test_handworked_records.py", "tests/test_device_verifier_sim.py"]),
-    ("qt/map/framing.py", ["tests/qt/test_panels_handworked.py", "tests/qt/test_index_map.py"]),
-    ("qt/panels/schedule_data.py", ["tests/qt/test_panels_handworked.py", "tests/qt/test_schedule_view.py"]),
-    ("qt/panels/kernel_views.py", ["tests/test_kernel_views_handworked.py",
-                                   "tests/test_trace_module_handworked.py",
-                                   "tests/qt/test_kernel_tab.py"]),
-    ("cli/*", ["tests/test_cli_exit_codes.py", "tests/test_error_reports_handworked.py", "tests/test_cli.py",
-               "tests/test_vecadd_cli.py"]),
-    ("backends/sim.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py"]),
-    ("backends/sim_process.py", ["tests/test_sim_backend_faults.py", "tests/test_sim_backend.py",
-                                 "tests/test_experiments.py"]),
-    ("backends/record/sim.py", ["tests/test_handworked_records.py", "tests/test_sim_backend_faults.py",
-                                "tests/test_sim_backend.py"]),
-    ("backends/vecadd/sim.py", ["tests/test_vecadd_sim_handworked.py", "tests/test_vecadd_cli.py",
-                                "tests/test_cli_exit_codes.py",
-                                "tests/test_vecadd_core.py"]),
-]  # fmt: skip
+    (
+        "core/trace/analysis.py",
+        [
+            "tests/core/trace/test_trace_analysis_handworked.py",
+            "tests/core/trace/test_trace_analysis_edges.py",
+            "tests/cli/test_cli_text_handworked.py",
+            "tests/core/trace/test_trace_report_handworked.py",
+            "tests/core/trace/test_trace_banks.py",
+            "tests/core/trace/test_trace_lex_order.py",
+        ],
+    ),
+    (
+        "core/trace/rewrite.py",
+        [
+            "tests/core/trace/test_trace_module_handworked.py",
+            "tests/core/trace/test_trace_rewrite.py",
+            "tests/core/trace/test_trace_analysis_handworked.py",
+            "tests/backends/trace/test_trace_sim.py",
+        ],
+    ),
+    (
+        "core/trace/shared.py",
+        [
+            "tests/core/trace/test_trace_module_handworked.py",
+            "tests/core/trace/test_trace_rewrite.py",
+            "tests/core/trace/test_trace_shared.py",
+        ],
+    ),
+    (
+        "core/trace/model.py",
+        [
+            "tests/core/trace/test_trace_module_handworked.py",
+            "tests/core/trace/test_trace_model_handworked.py",
+            "tests/cli/test_cli_text_handworked.py",
+            "tests/backends/trace/test_trace_window.py",
+        ],
+    ),
+    (
+        "core/trace/report.py",
+        [
+            "tests/core/trace/test_trace_report_handworked.py",
+            "tests/cli/test_cli_text_handworked.py",
+            "tests/core/trace/test_trace_banks.py",
+            "tests/backends/trace/test_trace_window.py",
+        ],
+    ),
+    (
+        "core/trace/args.py",
+        ["tests/core/trace/test_trace_args.py", "tests/core/trace/test_trace_args_handworked.py"],
+    ),
+    (
+        "core/trace/source.py",
+        [
+            "tests/core/trace/test_trace_module_handworked.py",
+            "tests/core/trace/test_trace_rewrite.py",
+            "tests/core/trace/test_trace_source_handworked.py",
+        ],
+    ),
+    ("core/lesson/grading.py", ["tests/core/lesson/test_lesson_questions.py"]),
+    (
+        "core/lesson*.py",
+        [
+            "tests/core/lesson/test_lesson.py",
+            "tests/backends/lesson/test_lesson_probes.py",
+            "tests/backends/lesson/test_lesson_experiment.py",
+        ],
+    ),
+    ("cli/trace.py", ["tests/cli/test_trace_cli.py"]),
+    ("cli/schedule.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
+    ("cli/occupancy.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
+    (
+        "cli/snapshot.py",
+        [
+            "tests/cli/test_cli_text_handworked.py",
+            "tests/cli/test_cli_snapshot_handworked.py",
+            "tests/cli/test_cli_exit_codes.py",
+            "tests/core/test_export_targets.py",
+        ],
+    ),
+    ("cli/progress.py", ["tests/backends/test_launch_progress.py", "tests/cli/test_cli.py"]),
+    (
+        "backends/trace/*",
+        [
+            "tests/core/trace/test_trace_analysis_handworked.py",
+            "tests/backends/trace/test_trace_sim.py",
+            "tests/backends/trace/test_trace_window.py",
+            "tests/cli/test_trace_cli.py",
+            "tests/backends/test_child_process.py",
+        ],
+    ),
+    ("backends/schedule/*", ["tests/backends/test_schedule_backend.py", "tests/cli/test_schedule_cli.py"]),
+    (
+        "backends/lesson/*",
+        ["tests/backends/lesson/test_lesson_probes.py", "tests/backends/lesson/test_lesson_experiment.py"],
+    ),
+    (
+        "backends/base.py",
+        [
+            "tests/core/test_limits_boundaries.py",
+            "tests/backends/test_sim_backend_faults.py",
+            "tests/backends/test_experiments.py",
+        ],
+    ),
+    ("backends/selection.py", ["tests/cli/test_cli_exit_codes.py", "tests/backends/test_sim_backend.py"]),
+    ("backends/experiment.py", ["tests/backends/test_experiments.py"]),
+    (
+        "backends/sim_child.py",
+        ["tests/backends/test_sim_backend_faults.py", "tests/backends/test_sim_backend.py"],
+    ),
+    (
+        "kernels/trace_helpers.py",
+        [
+            "tests/core/trace/test_trace_analysis_handworked.py",
+            "tests/backends/trace/test_trace_sim.py",
+            "tests/backends/trace/test_trace_window.py",
+        ],
+    ),
+    ("kernels/*", ["tests/core/test_handworked_records.py", "tests/backends/test_device_verifier_sim.py"]),
+    (
+        "qt/map/framing.py",
+        ["tests/qt/test_panels_handworked.py", "tests/qt/tabs/index_map/test_index_map.py"],
+    ),
+    (
+        "qt/tabs/schedule/data.py",
+        ["tests/qt/test_panels_handworked.py", "tests/qt/tabs/schedule/test_schedule_view.py"],
+    ),
+    (
+        "qt/tabs/kernel/views.py",
+        [
+            "tests/qt/tabs/kernel/test_kernel_views_handworked.py",
+            "tests/core/trace/test_trace_module_handworked.py",
+            "tests/qt/tabs/kernel/test_kernel_tab.py",
+        ],
+    ),
+    (
+        "cli/*",
+        [
+            "tests/cli/test_cli_exit_codes.py",
+            "tests/core/test_error_reports_handworked.py",
+            "tests/cli/test_cli.py",
+            "tests/cli/test_vecadd_cli.py",
+        ],
+    ),
+    ("backends/sim.py", ["tests/backends/test_sim_backend_faults.py", "tests/backends/test_sim_backend.py"]),
+    (
+        "backends/sim_process.py",
+        [
+            "tests/backends/test_sim_backend_faults.py",
+            "tests/backends/test_sim_backend.py",
+            "tests/backends/test_experiments.py",
+        ],
+    ),
+    (
+        "backends/record/sim.py",
+        [
+            "tests/core/test_handworked_records.py",
+            "tests/backends/test_sim_backend_faults.py",
+            "tests/backends/test_sim_backend.py",
+        ],
+    ),
+    (
+        "backends/vecadd/sim.py",
+        [
+            "tests/backends/test_vecadd_sim_handworked.py",
+            "tests/cli/test_vecadd_cli.py",
+            "tests/cli/test_cli_exit_codes.py",
+            "tests/core/test_vecadd_core.py",
+        ],
+    ),
+]
 
 SWAP_CMP = {
     ast.Lt: ast.LtE,
@@ -495,9 +708,9 @@ def baseline(module: str) -> tuple[str, float]:
 
 # (bug, [(file under src/simtviz, text, replacement), ...], tests that must fail)
 Plant = tuple[str, list[tuple[str, str, str]], list[str]]
-HANDWORKED = ["tests/test_handworked_records.py"]
-COLOURS = ["tests/test_colour_fields_handworked.py"]
-MAP = ["tests/qt/test_map_placement_handworked.py"]
+HANDWORKED = ["tests/core/test_handworked_records.py"]
+COLOURS = ["tests/core/test_colour_fields_handworked.py"]
+MAP = ["tests/qt/tabs/index_map/test_map_placement_handworked.py"]
 PLANTED: list[Plant] = [
     (
         "map 'lane' shows the warp field",
@@ -523,17 +736,17 @@ PLANTED: list[Plant] = [
     (
         "vecadd check says verified after a failed comparison",
         [("core/vecadd.py", "result.verified = False", "result.verified = True")],
-        ["tests/test_cli_exit_codes.py"],
+        ["tests/cli/test_cli_exit_codes.py"],
     ),
     (
         "record exits 0 when verification fails",
         [("cli/record.py", "return EXIT_OK if verification.ok else EXIT_CHECK_FAILED", "return EXIT_OK")],
-        ["tests/test_cli_exit_codes.py"],
+        ["tests/cli/test_cli_exit_codes.py"],
     ),
     (
         "Ctrl-C exits 0",
         [("cli/errors.py", "return EXIT_INTERRUPTED", "return 0")],
-        ["tests/test_cli_exit_codes.py"],
+        ["tests/cli/test_cli_exit_codes.py"],
     ),
     (
         "verification skips cuda.grid(3)",
@@ -598,7 +811,7 @@ PLANTED: list[Plant] = [
     (
         "blockDim.z limit 63",
         [("core/limits.py", "(1024, 1024, 64)", "(1024, 1024, 63)")],
-        ["tests/test_limits_boundaries.py"],
+        ["tests/core/test_limits_boundaries.py"],
     ),
     (
         "asks first from exactly the limit (<= → <)",
@@ -609,7 +822,7 @@ PLANTED: list[Plant] = [
                 "return threads >= self.max_threads_unasked",
             )
         ],
-        ["tests/test_limits_boundaries.py"],
+        ["tests/core/test_limits_boundaries.py"],
     ),
     (
         "record drops --force",
@@ -620,12 +833,12 @@ PLANTED: list[Plant] = [
                 "RecordRequest(config, window, False)",
             )
         ],
-        ["tests/test_sim_backend_faults.py"],
+        ["tests/backends/test_sim_backend_faults.py"],
     ),
     (
         "the child's error reply is ignored",
         [("backends/sim_process.py", 'if reply[0] == "error":', "if False:")],
-        ["tests/test_sim_backend_faults.py"],
+        ["tests/backends/test_sim_backend_faults.py"],
     ),
     (
         "shutdown never kills a child that does not exit",
@@ -636,11 +849,11 @@ PLANTED: list[Plant] = [
                 "                pass",
             )
         ],
-        ["tests/test_sim_backend_faults.py"],
+        ["tests/backends/test_sim_backend_faults.py"],
     ),
     (
         "launch panel clamps to 65535",
-        [("qt/panels/launch.py", "setValue(min(value, SPIN_MAX))", "setValue(min(value, 65535))")],
+        [("qt/tabs/index_map/launch.py", "setValue(min(value, SPIN_MAX))", "setValue(min(value, 65535))")],
         MAP,
     ),
     (
@@ -674,12 +887,12 @@ PLANTED: list[Plant] = [
     (
         "verify_on_device always 'all matched'",
         [("backends/record/gpu.py", "matched = n - counts[BAD_ROWS]", "matched = n")],
-        ["tests/test_device_verifier_sim.py"],
+        ["tests/backends/test_device_verifier_sim.py"],
     ),
     (
         "device verifier checks lane mod 16",
         [("kernels/verify.py", "if laneid[row] != linear % WARP_SIZE:", "if laneid[row] != linear % 16:")],
-        ["tests/test_device_verifier_sim.py"],
+        ["tests/backends/test_device_verifier_sim.py"],
     ),
 ]
 

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from simtviz.qt.panels.schedule import SchedulePanel
+    from simtviz.qt.tabs.schedule.tab import SchedulePanel
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     files = args.files or sorted(FIXTURES.glob("*.npz"))

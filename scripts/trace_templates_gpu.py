@@ -14,8 +14,8 @@ from simtviz.backends.selection import activate, resolve_backend
 kind = resolve_backend()
 activate(kind)
 
-from simtviz.core.trace_model import TraceRequest  # noqa: E402
-from simtviz.core.trace_templates import templates  # noqa: E402
+from simtviz.core.trace.model import TraceRequest  # noqa: E402
+from simtviz.core.trace.templates import templates  # noqa: E402
 
 KEYS = ("accesses", "logged", "oob_total", "arrays", "lines", "shared_lines", "kernel_ms", "instrumented_ms")
 

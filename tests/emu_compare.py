@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simtviz.core.trace_analysis import F_THREAD
-from simtviz.core.trace_model import TraceRequest, TraceResult
+from simtviz.core.trace.analysis import F_THREAD
+from simtviz.core.trace.model import TraceRequest, TraceResult
 
 COUNT_KEYS = ("accesses", "logged", "oob_total", "oob", "arrays", "lines", "shared_arrays", "shared_lines")
 

@@ -12,9 +12,9 @@ import pytest
 
 from simtviz.backends.trace.emu import run_trace_emu
 from simtviz.backends.trace.isolated import run_isolated
-from simtviz.core.trace_analysis import F_THREAD
-from simtviz.core.trace_model import TraceRequest
-from simtviz.core.trace_templates import template, templates
+from simtviz.core.trace.analysis import F_THREAD
+from simtviz.core.trace.model import TraceRequest
+from simtviz.core.trace.templates import template, templates
 
 pytestmark = pytest.mark.gpu
 COUNT_KEYS = ("accesses", "logged", "oob_total", "oob", "arrays", "lines", "shared_arrays", "shared_lines")

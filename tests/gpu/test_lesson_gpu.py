@@ -15,7 +15,7 @@ import pytest
 
 from simtviz.backends.lesson import run_probe
 from simtviz.core import lesson
-from simtviz.core.lesson_questions import after_run, measured
+from simtviz.core.lesson.grading import after_run, measured
 
 pytestmark = pytest.mark.gpu
 
@@ -135,7 +135,7 @@ def test_a_fault_in_a_kernel_surfaces_at_synchronize_and_sticks() -> None:
     assert "CUDAError" in launch["error_class"] or "CudaAPIError" in launch["error_class"]
 
 
-# What each program prints on a GPU (the simulator's ones are in tests/test_lesson_snippets.py).
+# What each program prints on a GPU (the simulator's ones are in tests/core/lesson/test_lesson_snippets.py).
 GPU_OUTPUT = {
     "2.2.1": "kernels here are written with: numba.cuda",
     "2.2.1.1": "cp.add(a, b):",

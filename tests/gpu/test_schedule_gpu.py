@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from simtviz.core.occupancy import occupancy, theoretical_waves
 from simtviz.core.schedule import ScheduleRequest, save_npz
+from simtviz.core.schedule.occupancy import occupancy, theoretical_waves
 
 pytestmark = pytest.mark.gpu
 

@@ -16,7 +16,7 @@ import pytest
 
 from simtviz.backends.trace.isolated import run_isolated
 from simtviz.core.errors import TimeLimitReached
-from simtviz.core.trace_model import TraceRequest
+from simtviz.core.trace.model import TraceRequest
 
 pytestmark = pytest.mark.gpu
 

@@ -14,11 +14,13 @@ import pytest
 
 from simtviz.backends.trace.isolated import run_isolated
 from simtviz.core.errors import KernelFailed, TimeLimitReached
-from simtviz.core.trace_model import BlockWindow, TraceRequest
-from simtviz.core.trace_templates import template, templates
+from simtviz.core.trace.model import BlockWindow, TraceRequest
+from simtviz.core.trace.templates import template, templates
 
 pytestmark = pytest.mark.gpu
-DATA = Path(__file__).parent.parent / "data" / "trace"  # kernels shared with tests/test_trace_shared.py
+DATA = (
+    Path(__file__).parent.parent / "data" / "trace"
+)  # kernels shared with tests/core/trace/test_trace_shared.py
 SHARED_KEYS = ("shared_arrays", "shared_lines")  # present only for kernels with shared arrays
 
 # The kernel's own shared arrays are traced (a wrong index is skipped, never performed); one
@@ -81,7 +83,7 @@ def test_gpu_counts_equal_the_simulators(name: str) -> None:
 
 @pytest.mark.parametrize(("name", "read_waves"), [("transpose_tile", 32.0), ("transpose_tile_padded", 1.0)])
 def test_tile_transposes_on_the_gpu_have_the_simulators_bank_conflicts(name: str, read_waves: float) -> None:
-    # Hand-worked in tests/test_trace_shared.py: 64 requests per line; the unpadded column read
+    # Hand-worked in tests/core/trace/test_trace_shared.py: 64 requests per line; the unpadded column read
     # takes 32 wavefronts per request, the padded one 1; the row writes 1.
     r = run_isolated("gpu", request(name))
     rows = {row["kind"]: row for row in r.summary()["shared_lines"]}
@@ -153,7 +155,8 @@ def test_unguarded_vecadd_issue_size_logs_735_out_of_bounds() -> None:
 
 
 # (template, window, accesses of the launch, logged, out of bounds), worked out by hand in
-# tests/test_trace_window.py: the last block of vecadd and of the 2-D swapped add, one transpose block.
+# tests/backends/trace/test_trace_window.py: the last block of vecadd and of the 2-D swapped add,
+# one transpose block.
 WINDOWS = [
     ("vecadd_unguarded", BlockWindow(3, 1), 3072, 768, 72),
     ("matadd_swapped", BlockWindow(3, 1), 180, 12, 12),

@@ -1,6 +1,6 @@
 """On a real GPU: a kernel numba-cuda cannot compile is refused by the GPU's own child, with its
-line, exactly as on the simulator (tests/test_trace_gpu_compile.py), and the check costs a kernel
-that compiles nothing it did not already pay.
+line, exactly as on the simulator (tests/backends/trace/test_trace_gpu_compile.py), and the check
+costs a kernel that compiles nothing it did not already pay.
 
 Run as its own process:
 ``SIMTVIZ_BACKEND=gpu python -m pytest -m gpu tests/gpu/test_trace_gpu_compile_gpu.py``.

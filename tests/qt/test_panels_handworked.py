@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simtviz.core.occupancy import PROFILES, occupancy
 from simtviz.core.schedule import analyse
+from simtviz.core.schedule.occupancy import PROFILES, occupancy
 from simtviz.qt.map.framing import is_elongated, start_rect
-from simtviz.qt.panels.schedule_data import ShownSchedule, bar_times_us, fact_values
+from simtviz.qt.tabs.schedule.data import ShownSchedule, bar_times_us, fact_values
 
 SUMMARY = {
     "backend": "gpu:NVIDIA H200",
@@ -40,7 +40,7 @@ def test_the_schedule_facts_keep_theory_driver_and_measured_apart() -> None:
 
 
 def test_the_schedule_table_shows_them_in_their_columns(qtbot) -> None:
-    from simtviz.qt.panels.schedule_view import ScheduleView
+    from simtviz.qt.tabs.schedule.view import ScheduleView
 
     view = ScheduleView()
     qtbot.addWidget(view)
@@ -74,7 +74,7 @@ def test_gantt_bars_are_in_microseconds_from_the_first_start() -> None:
 
 
 def test_the_gantt_axis_says_microseconds_and_its_bars_span_them(qtbot) -> None:
-    from simtviz.qt.panels.schedule_view import ScheduleView
+    from simtviz.qt.tabs.schedule.view import ScheduleView
 
     view = ScheduleView()
     qtbot.addWidget(view)
@@ -91,7 +91,7 @@ def test_the_gantt_axis_says_microseconds_and_its_bars_span_them(qtbot) -> None:
 
 
 def test_occupancy_explanations_give_each_resources_arithmetic() -> None:
-    from simtviz.qt.panels.occupancy import limit_reason
+    from simtviz.qt.tabs.schedule.occupancy import limit_reason
 
     # cc 9.0, 256 threads (8 warps), 64 registers, 40,960 B (see test_cli_text_handworked).
     occ = occupancy(PROFILES["9.0"], 256, 64, 40960)
@@ -106,7 +106,7 @@ def test_occupancy_explanations_give_each_resources_arithmetic() -> None:
 
 
 def test_the_occupancy_table_names_each_limit_by_its_resource(qtbot) -> None:
-    from simtviz.qt.panels.occupancy import OccupancyView
+    from simtviz.qt.tabs.schedule.occupancy import OccupancyView
 
     view = OccupancyView()
     qtbot.addWidget(view)
@@ -157,7 +157,7 @@ def test_a_tall_map_opens_on_its_first_rows() -> None:
 
 
 def test_page_down_on_the_last_step_leaves_it_as_it_is(qtbot) -> None:
-    from simtviz.qt.panels.lesson import LessonPanel
+    from simtviz.qt.tabs.lesson.tab import LessonPanel
 
     panel = LessonPanel()
     qtbot.addWidget(panel)

@@ -82,7 +82,7 @@ def test_a_fifo_named_npz_is_refused_at_once(qtbot, window, tmp_path) -> None:
 
 
 def test_the_schedule_tab_says_a_refused_file_in_words(qtbot, tmp_path) -> None:
-    from simtviz.qt.panels.schedule_view import ScheduleView
+    from simtviz.qt.tabs.schedule.view import ScheduleView
 
     view = ScheduleView()
     qtbot.addWidget(view)

@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QSpinBox, QTextEdit
 
-from simtviz.core.trace_model import DEFAULT_BUDGET
+from simtviz.core.trace.model import DEFAULT_BUDGET
 from simtviz.gui import create_main_window
 
 

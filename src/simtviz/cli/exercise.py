@@ -19,8 +19,8 @@ from simtviz.cli.parser import common_options
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE
 from simtviz.core.exercise.catalog import exercise, exercises
 from simtviz.core.exercise.model import CHECK_TITLES, Exercise, Report
-from simtviz.core.trace_model import DEFAULT_TIME_LIMIT_S, KernelCompileError
-from simtviz.core.trace_source import TraceUnsupported
+from simtviz.core.trace.model import DEFAULT_TIME_LIMIT_S, KernelCompileError
+from simtviz.core.trace.source import TraceUnsupported
 
 NAME = "exercise"
 HELP = "exercises graded by what your kernel does to memory: list, show, check"

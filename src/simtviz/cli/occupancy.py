@@ -12,7 +12,7 @@ from typing import Any
 
 from simtviz.cli.parser import at_least_one, positive_int
 from simtviz.core.errors import EXIT_OK
-from simtviz.core.occupancy import PROFILES
+from simtviz.core.schedule.occupancy import PROFILES
 
 NAME = "occupancy"
 HELP = "theoretical occupancy: blocks per SM, warps, limiting factor (a GPU or a profile)"

@@ -17,14 +17,14 @@ from typing import Any
 
 from simtviz.cli.parser import at_least_one, dim
 from simtviz.core.errors import EXIT_OK, EXIT_USAGE, KernelFailed, TimeLimitReached, describe
-from simtviz.core.trace_model import (
+from simtviz.core.trace.model import (
     DEFAULT_BUDGET,
     DEFAULT_TIME_LIMIT_S,
     BlockWindow,
     KernelCompileError,
     TraceRequest,
 )
-from simtviz.core.trace_source import TraceUnsupported
+from simtviz.core.trace.source import TraceUnsupported
 
 NAME = "trace"
 HELP = "run your own @cuda.jit kernel and see every memory access it makes"
@@ -83,7 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _args_dict(items: list[str]) -> dict[str, str]:
-    from simtviz.core.trace_args import ArgSpecError, parse_args
+    from simtviz.core.trace.args import ArgSpecError, parse_args
 
     parse_args(items)  # every SPEC checked (and a name given twice refused) before anything runs
     out: dict[str, str] = {}
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     from simtviz.backends.trace import TRACE
     from simtviz.backends.trace.fallback import run_traced
     from simtviz.core.files import read_user_text
-    from simtviz.core.trace_report import findings, save_npz
+    from simtviz.core.trace.report import findings, save_npz
 
     try:  # a pipe, a device or a file over 1 MB is refused before a byte is read
         source = read_user_text(args.file)

@@ -13,9 +13,9 @@ from simtviz.core.estimates import format_duration
 from simtviz.core.files import ExportError, FileReadError
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import LimitViolation, explain
-from simtviz.core.trace_args import ArgSpecError
-from simtviz.core.trace_model import KernelCompileError, TopLevelError
-from simtviz.core.trace_source import TraceUnsupported
+from simtviz.core.trace.args import ArgSpecError
+from simtviz.core.trace.model import KernelCompileError, TopLevelError
+from simtviz.core.trace.source import TraceUnsupported
 
 # Exit statuses of the command line (CONTRACT.md).
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_REJECTED, EXIT_TOO_LARGE = 0, 1, 2, 3, 4

@@ -9,7 +9,7 @@ from simtviz.core.launch import WARP_SIZE
 from simtviz.kernels.intrinsics import SIMULATED, global_timer_ns, sm_id
 
 # Argument types, for compiling to PTX without a GPU (CI): derived from the record schema, whose
-# order the kernel's parameters follow (tests/test_ptx.py checks the names).
+# order the kernel's parameters follow (tests/kernels/test_ptx.py checks the names).
 RECORD_SIGNATURE = schema.RECORD_SIGNATURE
 
 

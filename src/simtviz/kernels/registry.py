@@ -1,6 +1,6 @@
 """Every real kernel with its argument types, so CI can compile each to PTX without a GPU.
 
-Add new kernels here: ``tests/test_ptx.py`` compiles all of them for cc 7.5 and 9.0.
+Add new kernels here: ``tests/kernels/test_ptx.py`` compiles all of them for cc 7.5 and 9.0.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Device helpers a traced kernel calls instead of indexing its arrays (see core/trace_rewrite.py).
+"""Device helpers a traced kernel calls instead of indexing its arrays (see core/trace/rewrite.py).
 
 Only the threads of a *window* of blocks (``first`` .. ``first + blocks - 1`` in linear block order,
 whole blocks so that whole warps are logged) take log slots: ``tv_thread_id`` gives the others

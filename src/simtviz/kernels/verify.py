@@ -13,7 +13,7 @@ from simtviz.core import schema
 from simtviz.core.launch import WARP_SIZE
 
 # Order of the per-field mismatch counters in ``bad``: the checked fields of the record schema,
-# in the order the kernel's parameters take them (tests/test_ptx.py checks the names).
+# in the order the kernel's parameters take them (tests/kernels/test_ptx.py checks the names).
 VERIFY_FIELDS = schema.CHECKED_FIELDS
 # After them in ``bad``: the number of wrong rows, and the lowest wrong row (set it to n first).
 BAD_ROWS = len(VERIFY_FIELDS)

@@ -37,14 +37,14 @@ from simtviz.qt import dialogs
 from simtviz.qt.actions import build_actions, shortcut_text
 from simtviz.qt.gui_gc import collect_on_gui_thread
 from simtviz.qt.map import Cell, IndexMap
-from simtviz.qt.panels.inspector import ThreadInspector
-from simtviz.qt.panels.launch import LaunchPanel
-from simtviz.qt.panels.progress import ProgressPanel
-from simtviz.qt.panels.window import RecordingWindowPanel
 from simtviz.qt.session import EXPORT, RECORD, RecordRequest, RunSession
 from simtviz.qt.settings import AppSettings, default_qsettings, load_settings, save_settings
 from simtviz.qt.tabs import TABS
+from simtviz.qt.tabs.index_map.inspector import ThreadInspector
+from simtviz.qt.tabs.index_map.launch import LaunchPanel
+from simtviz.qt.tabs.index_map.window import RecordingWindowPanel
 from simtviz.qt.theme import point_size
+from simtviz.qt.widgets.progress import ProgressPanel
 from simtviz.qt.window_style import StyledPages
 from simtviz.resources import ResourceNotFound, resource_path
 

@@ -1,4 +1,5 @@
-"""A shared array indexed one past its end (tests/test_trace_shared.py). Read as text, never imported."""
+"""A shared array indexed one past its end (tests/core/trace/test_trace_shared.py).
+Read as text, never imported."""
 
 from numba import cuda, float32
 

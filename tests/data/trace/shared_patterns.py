@@ -1,5 +1,6 @@
 """Shared-memory access patterns, one warp: rows, broadcasts and strides of float32 and float64
-(tests/test_trace_shared.py works out their bank conflicts by hand). Read as text, never imported."""
+(tests/core/trace/test_trace_shared.py works out their bank conflicts by hand).
+Read as text, never imported."""
 
 from numba import cuda, float32, float64
 

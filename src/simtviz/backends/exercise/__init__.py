@@ -22,8 +22,8 @@ from simtviz.core.exercise.catalog import exercise
 from simtviz.core.exercise.checks import run_checks
 from simtviz.core.exercise.explain import explain
 from simtviz.core.exercise.model import Exercise, Report
-from simtviz.core.trace_model import DEFAULT_TIME_LIMIT_S, TraceRequest
-from simtviz.core.trace_source import TraceUnsupported, find_kernels, parse
+from simtviz.core.trace.model import DEFAULT_TIME_LIMIT_S, TraceRequest
+from simtviz.core.trace.source import TraceUnsupported, find_kernels, parse
 
 BatchRunner = Callable[[TraceBatch], TraceBatchResult]
 

@@ -18,8 +18,8 @@ import numpy as np
 from simtviz.backends.selection import activate
 from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchRejected
 from simtviz.core.launch import LaunchConfig
-from simtviz.core.occupancy import occupancy, profile_from_attributes, read_device_attributes
 from simtviz.core.schedule import ScheduleRequest, ScheduleResult, analyse, is_measured
+from simtviz.core.schedule.occupancy import occupancy, profile_from_attributes, read_device_attributes
 
 
 def _kernel_for(request: ScheduleRequest) -> Any:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simtviz.core.errors import NotAvailableHere, NothingToMeasure
-from simtviz.core.occupancy import (
+from simtviz.core.schedule.occupancy import (
     PROFILES,
     DeviceProfile,
     occupancy,
@@ -109,7 +109,7 @@ def occupancy_summary(block: int, regs: int | None, smem: int, device: str = "cu
         if regs is None:
             regs = DEFAULT_PROFILE_REGS
     from simtviz.core.errors import BeyondDeviceLimits
-    from simtviz.core.occupancy import input_problems, opt_in_note
+    from simtviz.core.schedule.occupancy import input_problems, opt_in_note
 
     problems = input_problems(profile, block, regs, smem)
     if problems:

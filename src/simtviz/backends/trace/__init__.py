@@ -21,10 +21,10 @@ from simtviz.backends.base import Backend, BackendInfo, Progress, simulated_reje
 from simtviz.backends.experiment import register
 from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.launch import Dim3, LaunchConfig
-from simtviz.core.trace_args import ArgSpecError, match_parameters, parse_args
-from simtviz.core.trace_model import TraceRequest, TraceResult
-from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
-from simtviz.core.trace_source import TraceUnsupported, choose_kernel, parse
+from simtviz.core.trace.args import ArgSpecError, match_parameters, parse_args
+from simtviz.core.trace.model import TraceRequest, TraceResult
+from simtviz.core.trace.rewrite import Rewrite, rewrite_kernel
+from simtviz.core.trace.source import TraceUnsupported, choose_kernel, parse
 
 # Names the child process imports and calls: "module:function".
 # (``trace.batch``: a TraceRequest goes straight to run_trace_sim / run_trace_gpu, a TraceBatch
@@ -46,7 +46,7 @@ def launch_config(request: TraceRequest) -> LaunchConfig:
 def precheck(request: TraceRequest) -> Rewrite:
     """Everything that can be checked from the text alone (nothing runs): the kernel, its
     arguments, the constructs. Raises TraceUnsupported / ArgSpecError with the student's line."""
-    from simtviz.core.trace_args import ArraySpec
+    from simtviz.core.trace.args import ArraySpec
 
     specs_by_name = parse_args(request.args)
     tree = parse(request.source, request.filename)

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simtviz.backends.base import Progress
-from simtviz.core.trace_model import KernelCompileError, TraceRequest, TraceResult
-from simtviz.core.trace_source import TraceUnsupported
+from simtviz.core.trace.model import KernelCompileError, TraceRequest, TraceResult
+from simtviz.core.trace.source import TraceUnsupported
 
 
 @dataclass(frozen=True)

@@ -162,8 +162,8 @@ def warm_up(runner: Any, threads: int = WARM_UP_THREADS) -> None:
     them, CuPy compiles them: over 10 s once). The app starts this process ahead of Run (the
     Your kernel tab, when shown, and after each run). Whatever goes wrong here is left for the
     real run to say; nothing it prints reaches the student's output."""
-    from simtviz.core.trace_model import TraceRequest
-    from simtviz.core.trace_templates import template
+    from simtviz.core.trace.model import TraceRequest
+    from simtviz.core.trace.templates import template
 
     t = template(WARM_UP_TEMPLATE)
     n = threads

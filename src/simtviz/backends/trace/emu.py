@@ -1,6 +1,6 @@
 """The traced kernel on simtviz's lockstep CPU emulator (``simtviz.emu``): no numba at all.
 
-The rewritten tree (core/trace_rewrite.py) is interpreted as it is, and so are the helpers it
+The rewritten tree (core/trace/rewrite.py) is interpreted as it is, and so are the helpers it
 calls: kernels/trace_helpers.py is read as text, so the log this writes follows any change to
 the helpers' format. Rows equal the simulator's as a multiset and, per thread, in program order
 (each thread's accesses take their log slots in the order it makes them).
@@ -20,9 +20,9 @@ import numpy as np
 from simtviz.backends.base import Progress
 from simtviz.backends.trace.prepare import new_counters, new_log, prepare, read_counts, window_args
 from simtviz.core.errors import KernelFailed
-from simtviz.core.trace_analysis import analyse
-from simtviz.core.trace_model import TraceRequest, TraceResult
-from simtviz.core.trace_rewrite import COUNT, LOG, Site
+from simtviz.core.trace.analysis import analyse
+from simtviz.core.trace.model import TraceRequest, TraceResult
+from simtviz.core.trace.rewrite import COUNT, LOG, Site
 
 BACKEND_ID = "emu"
 # Rows allocated per logged thread beyond which the log stops at the budget anyway (as sim).

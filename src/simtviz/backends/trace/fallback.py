@@ -16,7 +16,7 @@ from collections.abc import Callable
 from simtviz.backends.base import Progress
 from simtviz.backends.trace.isolated import TraceChild, run_isolated
 from simtviz.core.errors import EmulatorUnsupported
-from simtviz.core.trace_model import TraceRequest, TraceResult
+from simtviz.core.trace.model import TraceRequest, TraceResult
 
 
 def run_traced(

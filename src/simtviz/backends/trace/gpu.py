@@ -23,9 +23,9 @@ import numpy as np
 from simtviz.backends.base import Progress
 from simtviz.backends.trace.prepare import new_counters, prepare, read_counts, window_args
 from simtviz.core.errors import KernelFailed, LaunchRejected
-from simtviz.core.trace_analysis import LOG_FIELDS, analyse
-from simtviz.core.trace_args import ArraySpec
-from simtviz.core.trace_model import TraceRequest, TraceResult
+from simtviz.core.trace.analysis import LOG_FIELDS, analyse
+from simtviz.core.trace.args import ArraySpec
+from simtviz.core.trace.model import TraceRequest, TraceResult
 
 TIMED_LAUNCHES = 20
 LOG_BYTES_PER_ACCESS = LOG_FIELDS * 8

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from simtviz.core.trace_model import KernelCompileError, TraceRequest
-from simtviz.core.trace_source import TraceUnsupported, parse
+from simtviz.core.trace.model import KernelCompileError, TraceRequest
+from simtviz.core.trace.source import TraceUnsupported, parse
 
 # The target when no GPU says its own: the oldest compute capability numba-cuda 0.30 compiles for.
 CHECK_CC = (7, 5)
@@ -72,8 +72,8 @@ class Verdict:
 def signature(request: TraceRequest) -> str:
     """numba's signature of the kernel for the request's arguments, in the kernel's order
     (C-contiguous arrays and NumPy scalars: what the runners pass)."""
-    from simtviz.core.trace_args import ArraySpec, match_parameters, parse_args
-    from simtviz.core.trace_source import choose_kernel, parse
+    from simtviz.core.trace.args import ArraySpec, match_parameters, parse_args
+    from simtviz.core.trace.source import choose_kernel, parse
 
     fn = choose_kernel(parse(request.source, request.filename), request.kernel)
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
@@ -197,7 +197,7 @@ def compile_here(request: TraceRequest, sig: str, cc: tuple[int, int] | None) ->
     from numba import cuda
 
     from simtviz.backends.trace.prepare import phase
-    from simtviz.core.trace_rewrite import plain_module
+    from simtviz.core.trace.rewrite import plain_module
     from simtviz.kernels.trace_helpers import device_cc
 
     tree, name = plain_module(request.source, request.kernel, request.filename)
@@ -288,7 +288,7 @@ _PLAIN: list[tuple[str, Callable[[re.Match[str]], str]]] = [
 def explain(exc: BaseException, path: str, request: TraceRequest) -> Verdict:
     """numba's error as ``line N: a GPU would not compile this kernel: <plain words>`` and, after,
     numba's own first line (the student's file named as they know it)."""
-    from simtviz.core.trace_source import describe_numba_error, numba_error_line
+    from simtviz.core.trace.source import describe_numba_error, numba_error_line
 
     text = _ANSI.sub("", f"{type(exc).__name__}: {exc}")
     line = numba_error_line(text, path) or _loc_line(exc, path) or _line_of(request, text) or 0
@@ -335,8 +335,8 @@ def _line_of(request: TraceRequest, text: str) -> int | None:
     line of the kernel that uses np.linalg; for an index that is not an integer the first index
     made from an array's elements (``b = data[i]; bins[b]``)."""
     try:
-        from simtviz.core.trace_infer import index_arrays
-        from simtviz.core.trace_source import choose_kernel, parse
+        from simtviz.core.trace.infer import index_arrays
+        from simtviz.core.trace.source import choose_kernel, parse
 
         fn = choose_kernel(parse(request.source, request.filename), request.kernel)
     except Exception:

@@ -45,7 +45,7 @@ from typing import IO, Any, cast
 
 from simtviz.backends.trace.child import read_message, write_message
 from simtviz.core.errors import BackendUnavailable, Cancelled, KernelFailed, TimeLimitReached
-from simtviz.core.trace_model import TraceRequest, TraceResult
+from simtviz.core.trace.model import TraceRequest, TraceResult
 
 Progress = Callable[[float], None]
 POLL_SECONDS = 0.05

@@ -20,18 +20,18 @@ from typing import Any
 
 import numpy as np
 
-from simtviz.core.trace_analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, SHARED, ArrayInfo
-from simtviz.core.trace_args import ArraySpec, build_host_args, match_parameters, parse_args
-from simtviz.core.trace_hazards import loop_carried
-from simtviz.core.trace_model import (
+from simtviz.core.trace.analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, SHARED, ArrayInfo
+from simtviz.core.trace.args import ArraySpec, build_host_args, match_parameters, parse_args
+from simtviz.core.trace.hazards import loop_carried
+from simtviz.core.trace.model import (
     KernelCompileError,
     TopLevelError,
     TraceRequest,
     TraceResult,
     evaluate_check,
 )
-from simtviz.core.trace_rewrite import Rewrite, rewrite_kernel
-from simtviz.core.trace_source import choose_kernel, describe_numba_error, numba_error_line, parse
+from simtviz.core.trace.rewrite import Rewrite, rewrite_kernel
+from simtviz.core.trace.source import choose_kernel, describe_numba_error, numba_error_line, parse
 
 # Set by the child process: tells the parent what the run is doing (``phase``), so that a stop at
 # the time limit names it: "arrays" (building the arguments), "module" (the file's top-level

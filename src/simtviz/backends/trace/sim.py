@@ -15,10 +15,10 @@ from simtviz.backends.base import Progress
 from simtviz.backends.trace.prepare import new_counters, new_log, prepare, read_counts, window_args
 from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchTooLarge
 from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, estimate_seconds
-from simtviz.core.trace_analysis import analyse
-from simtviz.core.trace_args import ArraySpec
-from simtviz.core.trace_model import SIM_BUDGET, TraceRequest, TraceResult
-from simtviz.core.trace_words import simulated_failure_words
+from simtviz.core.trace.analysis import analyse
+from simtviz.core.trace.args import ArraySpec
+from simtviz.core.trace.model import SIM_BUDGET, TraceRequest, TraceResult
+from simtviz.core.trace.words import simulated_failure_words
 
 # Threads the simulator runs without being asked (one owner: core.estimates).
 SIM_MAX_TRACE_THREADS = SIM_MAX_THREADS_UNASKED

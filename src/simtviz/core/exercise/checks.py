@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from simtviz.core.exercise.model import Case, CheckResult, Exercise
-from simtviz.core.trace_analysis import (
+from simtviz.core.trace.analysis import (
     F_FLAGS,
     F_I0,
     F_OFFSET,
@@ -24,8 +24,8 @@ from simtviz.core.trace_analysis import (
     SECTOR_BYTES,
     oob_details,
 )
-from simtviz.core.trace_hazards import hazard_words, thread_words
-from simtviz.core.trace_model import TraceResult
+from simtviz.core.trace.hazards import hazard_words, thread_words
+from simtviz.core.trace.model import TraceResult
 
 Outcome = TraceResult | BaseException
 

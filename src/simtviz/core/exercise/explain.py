@@ -15,9 +15,9 @@ import numpy as np
 
 from simtviz.core.exercise.checks import neighbours, rows_of_element, who
 from simtviz.core.exercise.model import Exercise
-from simtviz.core.trace_analysis import F_I0, F_I1, F_OFFSET, F_THREAD, KIND_STORE, oob_details
-from simtviz.core.trace_hazards import VERBS
-from simtviz.core.trace_model import TraceResult
+from simtviz.core.trace.analysis import F_I0, F_I1, F_OFFSET, F_THREAD, KIND_STORE, oob_details
+from simtviz.core.trace.hazards import VERBS
+from simtviz.core.trace.model import TraceResult
 
 
 def _grid2(result: TraceResult, thread: int) -> tuple[int, int]:

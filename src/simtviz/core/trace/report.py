@@ -1,0 +1,215 @@
+"""A traced run in words (the CLI's text output and the Your kernel tab's findings), and its .npz.
+
+Everything here is read from ``TraceResult.summary()`` (the ``trace --json`` dict) and the log:
+nothing is computed from a formula.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simtviz.core.files import atomic_write
+from simtviz.core.trace.analysis import LOG_FIELDS, oob_details
+from simtviz.core.trace.hazards import hazard_words
+from simtviz.core.trace.model import TraceResult
+from simtviz.core.trace.words import (
+    EFFICIENCY_LEGEND,
+    RACE_ON_SIMULATOR,
+    SECTORS_LEGEND,
+    WAVEFRONTS_LEGEND,
+    check_caveats,
+    element_words,
+    look_at,
+    sectors_words,
+    shape_words,
+    thread_words,
+)
+
+LOG_FIELD_NAMES = ("thread", "site", "flags", "offset", "i0", "i1", "i2", "epoch")
+assert len(LOG_FIELD_NAMES) == LOG_FIELDS
+OOB_SHOWN = 5  # out-of-bounds attempts listed one by one (all are counted)
+
+
+def _dims(values: list[int]) -> str:
+    return "(" + ", ".join(str(v) for v in values) + ")"
+
+
+def timing_words(s: dict[str, Any]) -> str:
+    if s.get("kernel_ms") is None:
+        if s.get("backend") == "sim":
+            return "Kernel time: not measured on the simulator (it runs each thread as Python)."
+        if s.get("backend") == "emu":
+            return "Kernel time: not measured on the CPU emulator (it has no GPU clock)."
+        if s.get("instrumented_ms") is not None:
+            return (
+                f"Kernel time: {s['instrumented_ms']:.3f} ms traced (GPU time, host launch cost excluded); "
+                "the kernel as written was not timed."
+            )
+        return "Kernel time: not measured."
+    text = f"Kernel time: {s['kernel_ms']:.3f} ms as written"
+    if s.get("instrumented_ms") is not None:
+        slower = s["instrumented_ms"] / s["kernel_ms"] if s["kernel_ms"] else None
+        text += f", {s['instrumented_ms']:.3f} ms traced"
+        if slower:
+            text += f" ({slower:.0f}× slower: every access is logged)"
+    return text + " (GPU time, host launch cost excluded)."
+
+
+def bank_words(row: dict[str, Any]) -> str:
+    """A shared line's bank conflicts in words, e.g. ``32 wavefronts per request (up to a 32-way
+    bank conflict; 1 without conflicts)``."""
+    per = row["wavefronts_per_request"]
+    least = row["min_wavefronts"] / row["requests"]
+    text = f"{per:g} wavefront{'s' if per != 1 else ''} per request"
+    if row["wavefronts"] == row["min_wavefronts"]:
+        if least == 1:
+            return text + " (no bank conflicts)"
+        return text + f" (no bank conflicts: {least:g} is the least for these elements)"
+    return text + f" (up to a {row['max_conflict_degree']}-way bank conflict; {least:g} without conflicts)"
+
+
+def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
+    """The findings, one sentence per line, in the order a student needs them."""
+    s = result.summary()
+    lines = [
+        f"{s['kernel']}[{_dims(s['grid'])}, {_dims(s['block'])}] — {s['threads']:,} threads on "
+        + {"sim": "the CUDA simulator", "emu": "the CPU emulator"}.get(
+            s["backend"], s["backend"].removeprefix("gpu:")
+        ),
+    ]
+    window = s.get("window")
+    if window:
+        lines.append(
+            f"Threads in window: {result.window_words()}. Every thread ran; only these logged, so the "
+            "counts below, untouched elements, multiple writers and out-of-bounds accesses speak of them."
+        )
+        if s["logged"] < window["accesses"]:
+            lines.append(
+                f"Logged {s['logged']:,} of the {window['accesses']:,} accesses these threads made (the "
+                f"budget; the launch made {s['accesses']:,}): the counts below cover the logged ones; "
+                "raise the budget to see all of the window's."
+            )
+        elif window["accesses"]:
+            lines.append(
+                f"Logged all {window['accesses']:,} accesses these threads made, of "
+                f"{s['accesses']:,} the launch made."
+            )
+        else:
+            lines.append(f"These threads made no accesses (the launch made {s['accesses']:,}).")
+    elif s["logged"] < s["accesses"]:
+        lines.append(
+            f"Logged {s['logged']:,} of {s['accesses']:,} accesses (the budget): the counts below "
+            "cover the logged ones; raise the budget to see all."
+        )
+    else:
+        lines.append(f"{s['accesses']:,} memory accesses, all logged.")
+    look = look_at(s)
+    if look:  # the line the editor highlights first, then the others
+        lines.append("Look at " + "; ".join(f"line {n} ({why})" for n, why in look) + ".")
+    if s["oob_total"]:
+        lines.append(
+            f"{s['oob_total']:,} out-of-bounds accesses (skipped here; a GPU would have touched "
+            "memory outside the array):"
+        )
+        for o in s["oob"]:
+            lines.append(f"  line {o['line']}: {o['count']:,} × {o['kind']} of {o['array']}")
+        for d in oob_details(result.log, result.sites, result.arrays, oob_shown):
+            who = thread_words(d["thread"], s["grid"], s["block"])
+            lines.append(
+                f"  e.g. line {d['line']}: the thread with {who} (thread {d['thread']:,}) {d['kind']}s "
+                f"{element_words(d['array'], d['index'], d['shape'])}, "
+                f"but {shape_words(d['array'], d['shape'])}"
+            )
+    else:
+        lines.append(
+            "No out-of-bounds accesses by the window's threads." if window else "No out-of-bounds accesses."
+        )
+    lines.extend(hazard_words(h, s["grid"], s["block"]) for h in s.get("hazards") or [])
+    for name, a in s["arrays"].items():
+        size = int(np.prod(a["shape"])) if a["shape"] else 1
+        parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
+        if a["atomics"]:
+            parts.append(f"{a['atomics']:,} atomic adds")
+        text = f"{name} {a['dtype']}{list(a['shape'])}: " + ", ".join(parts)
+        if a["untouched"]:
+            by = " by the window's threads" if window else ""
+            text += f"; {a['untouched']:,} of {size:,} elements untouched{by}"
+        if a["multi_writer"]:
+            text += (
+                f"; {a['multi_writer']:,} elements stored by more than one thread "
+                "(a race unless the threads write the same value)"
+            )
+            if s["backend"] == "sim" and not (s.get("check") or {}).get("passed"):
+                text += f"; {RACE_ON_SIMULATOR}"  # a passed check says it beside its verdict
+        lines.append(text + ".")
+    for name, a in (s.get("shared_arrays") or {}).items():
+        parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
+        if a["atomics"]:
+            parts.append(f"{a['atomics']:,} atomic adds")
+        lines.append(
+            f"{name} {a['dtype']}{list(a['shape'])} (shared, one per block): " + ", ".join(parts) + "."
+        )
+    rows = [*s["lines"], *(s.get("shared_lines") or [])]
+    for row in sorted(rows, key=lambda r: r["line"]):  # stable: global rows first on a line
+        if row["requests"] and row.get("space") == "shared":
+            lines.append(f"line {row['line']} {row['kind']} {row['array']} (shared): " + bank_words(row))
+        elif row["requests"]:
+            dtype = (s["arrays"].get(row["array"]) or {}).get("dtype")
+            lines.append(f"line {row['line']} {row['kind']} {row['array']}: " + sectors_words(row, dtype))
+    if any(r["requests"] and r.get("space") != "shared" for r in rows):
+        lines += [SECTORS_LEGEND, EFFICIENCY_LEGEND]
+    if any(r["requests"] and r.get("space") == "shared" for r in rows):
+        lines.append(WAVEFRONTS_LEGEND)
+    check = s.get("check")
+    caveats = check_caveats(s)
+    if check:
+        if check.get("error"):
+            lines.append(f"Check {check['expression']}: could not be evaluated ({check['error']}).")
+        elif check["passed"]:
+            if caveats:  # what a pass here does not prove, beside the verdict
+                lines.append(f"Check {check['expression']}: passed here,")
+                lines.extend(caveats)
+            else:
+                lines.append(f"Check {check['expression']}: passed.")
+        else:
+            failing = f" ({check['failing']:,} elements differ)" if check.get("failing") else ""
+            lines.append(f"Check {check['expression']}: FAILED{failing}.")
+    lines.append(timing_words(s))
+    lines.extend(n for n in result.notes if not n.startswith("logged "))
+    return lines
+
+
+def save_npz(result: TraceResult, path: str | Path) -> Path:
+    """The log (one row per logged access) and the summary, as ``simtviz trace --out`` writes them.
+
+    Keys: ``log`` (logged, 8) int64 with ``log_fields`` naming its columns (flags = oob | kind << 1
+    | array << 3), ``line``/``array``/``kind``/``oob`` per row decoded, ``sites`` (site id → line),
+    ``arrays`` (array id → name: the parameters, then the shared arrays) with ``array_spaces``
+    (``global`` or ``shared``), ``summary`` (the trace --json object as JSON text), ``backend``,
+    and each array's final values as ``final_<NAME>``.
+    """
+    log = np.ascontiguousarray(np.asarray(result.log).T)
+    site_line = np.array([s.line for s in result.sites], dtype=np.int64)
+    flags = log[:, 2] if log.size else np.zeros(0, np.int64)
+    names = [a.name for a in result.arrays]
+    kinds = np.array(["load", "store", "atomic"])
+    payload: dict[str, Any] = {
+        "log": log,
+        "log_fields": np.array(LOG_FIELD_NAMES),
+        "line": site_line[log[:, 1]] if log.size else np.zeros(0, np.int64),
+        "array": np.array(names)[flags >> 3] if log.size else np.zeros(0, "U1"),
+        "kind": kinds[(flags >> 1) & 3] if log.size else np.zeros(0, "U1"),
+        "oob": (flags & 1).astype(bool),
+        "sites": site_line,
+        "arrays": np.array(names),
+        "array_spaces": np.array([a.space for a in result.arrays]),
+        "summary": np.array(json.dumps(result.summary())),
+        "backend": np.array(result.backend),
+    }
+    for name, values in result.outputs.items():
+        payload[f"final_{name}"] = values
+    return atomic_write(Path(path), lambda fh: np.savez_compressed(fh, **payload))

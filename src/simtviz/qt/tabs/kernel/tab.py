@@ -1,0 +1,583 @@
+"""The Your kernel tab: the student writes a numba kernel and sees every memory access it makes.
+
+Opening a file or choosing a template only puts text in the editor; nothing runs until Run, and
+then in a child process of its own (``backends/trace/isolated.py``), on the session's backend
+kind, with a time limit. No numba or CUDA call happens in this process, so the run does not
+need the session's worker thread: a plain thread waits for the child and posts the result back.
+The editor's text (and the launch, the arguments) are saved in the settings on every edit,
+debounced, so a crash loses nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
+from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTabWidget,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
+from simtviz.core.trace.infer import DEFAULT_ARRAY, infer_specs
+from simtviz.core.trace.model import (
+    DEFAULT_BUDGET,
+    DEFAULT_TIME_LIMIT_S,
+    TraceRequest,
+    TraceResult,
+    window_for,
+)
+from simtviz.core.trace.report import findings
+from simtviz.core.trace.source import TraceUnsupported, find_kernels
+from simtviz.core.trace.templates import templates
+from simtviz.core.trace.words import element_words, look_at
+from simtviz.qt.tabs.kernel import files as kernel_files
+from simtviz.qt.tabs.kernel.editor import CodeEditor
+from simtviz.qt.tabs.kernel.run import ArgsTable, TraceRunner, fit_findings
+from simtviz.qt.tabs.kernel.views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
+
+if TYPE_CHECKING:
+    from simtviz.qt.main_window import MainWindow
+    from simtviz.qt.session import RunSession
+
+log = logging.getLogger(__name__)
+INT_MAX = 2_147_483_647
+# Linear block ids reach 2^31 × 65,535² (past a QSpinBox's int32): a double holds every integer
+# up to 2^53 exactly (as the index map's window does).
+BLOCK_MAX = 2**53
+WINDOW_HELP = (
+    "Window: only the threads of these blocks (numbered x, then y, then z) are logged; every "
+    "thread still runs. Blocks 'all' = to the last block."
+)
+SAVE_DELAY_MS = 400
+KEY = "kernel/"  # settings keys: kernel/source, kernel/template, kernel/grid, …
+
+
+class KernelTab(QWidget):
+    """objectName ``kernelTab``: ``set_args(dict)`` and ``summary()`` for tests and scripts."""
+
+    def __init__(self, session: RunSession, window: MainWindow | None = None) -> None:
+        super().__init__()
+        self.setObjectName("kernelTab")
+        self.session = session
+        qs = getattr(window, "_qsettings", None)
+        self._qs: QSettings = qs if isinstance(qs, QSettings) else QSettings()
+        self._result: TraceResult | None = None
+        self._data: TraceData | None = None
+        self._loading = False
+        self.runner = TraceRunner(self)
+        self.runner.finished.connect(self._on_finished)
+        self.runner.failed.connect(self._on_failed)
+        self.runner.progress.connect(lambda f: self.progress.setValue(int(f * 1000)))
+        self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DELAY_MS)
+        self._save_timer.timeout.connect(self.save_state)
+        self._build()
+        self._restore()
+        self.destroyed.connect(self.runner.close)
+        session.closing.connect(self.runner.close)  # the run's and the next run's processes
+
+    # --- layout ------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.template = QComboBox(objectName="kernelTemplate")
+        self.template.addItem("— templates —", None)
+        for t in templates():
+            self.template.addItem(t.title, t.name)
+            self.template.setItemData(self.template.count() - 1, t.description, Qt.ItemDataRole.ToolTipRole)
+        self.openButton = QPushButton("Open…", objectName="kernelOpenButton")
+        self.saveButton = QPushButton("Save…", objectName="kernelSaveButton")
+        self.editor = CodeEditor()
+        self.editor.setObjectName("kernelEditor")
+        # Template, files and Run on one row over everything: the primary action never scrolls.
+        self.template.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.template.setMinimumContentsLength(8)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(self.editor, 1)
+        note = QLabel(
+            "Your own code, run on your machine: opening a file never runs it; only Run does, "
+            "in a separate process that is stopped at the time limit."
+        )
+        note.setWordWrap(True)
+        note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+        launch = QGroupBox("Launch")
+        grid = QGridLayout(launch)
+        self.spins: dict[str, QSpinBox] = {}
+        for col, axis in enumerate("XYZ"):
+            grid.addWidget(QLabel(axis), 0, col + 1)
+            for row, what in enumerate(("Grid", "Block")):
+                spin = QSpinBox(objectName=f"kernel{what}{axis}")
+                spin.setRange(0, INT_MAX)
+                spin.setValue(1)
+                self.spins[f"{what.lower()}{axis}"] = spin
+                grid.addWidget(spin, row + 1, col + 1)
+        grid.addWidget(QLabel("grid (blocks)"), 1, 0)
+        grid.addWidget(QLabel("block (threads)"), 2, 0)
+
+        self.args = ArgsTable()
+        self.refreshButton = QPushButton("Read parameters from the code", objectName="kernelRefreshArgs")
+        self.check = QLineEdit(objectName="kernelCheck")
+        self.check.setPlaceholderText("optional NumPy check over the final arrays, e.g. C == A + B")
+        self.budget = QSpinBox(objectName="kernelBudget")
+        self.budget.setRange(1, INT_MAX)
+        self.budget.setValue(DEFAULT_BUDGET)
+        self.budget.setToolTip("most accesses logged; more are counted but not recorded")
+        self.timeLimit = QDoubleSpinBox(objectName="kernelTimeLimit")
+        self.timeLimit.setRange(0.5, 3600)
+        self.timeLimit.setValue(DEFAULT_TIME_LIMIT_S)
+        self.timeLimit.setSuffix(" s")
+        self.windowFirst = self._block_spin(
+            "kernelWindowFirst", "the window's first block (linear id, from 0)"
+        )
+        self.windowBlocks = self._block_spin(
+            "kernelWindowBlocks", "how many blocks the window takes ('all': through the last block)"
+        )
+        self.windowBlocks.setSpecialValueText("all")
+        # A grid, not a row: every input keeps its place whatever is typed.
+        opts = QGridLayout()
+        opts.addWidget(QLabel("Budget (accesses)"), 0, 0)
+        opts.addWidget(self.budget, 0, 1)
+        opts.addWidget(QLabel("Time limit"), 0, 2)
+        opts.addWidget(self.timeLimit, 0, 3)
+        opts.addWidget(QLabel("Window: first block"), 1, 0)
+        opts.addWidget(self.windowFirst, 1, 1)
+        opts.addWidget(QLabel("blocks"), 1, 2)
+        opts.addWidget(self.windowBlocks, 1, 3)
+        window_help = QLabel(WINDOW_HELP, objectName="kernelWindowHelp")
+        window_help.setWordWrap(True)
+        window_help.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        opts.addWidget(window_help, 2, 0, 1, 4)
+        self.runButton = QPushButton("Run traced", objectName="kernelRunButton")
+        self.runButton.setToolTip("Run traced (Ctrl+R or F5 on this tab; Esc cancels)")
+        self.cancelButton = QPushButton("Cancel", objectName="kernelCancelButton")
+        self.cancelButton.setEnabled(False)
+        self.progress = QProgressBar(objectName="kernelProgress")
+        self.progress.setRange(0, 1000)
+        self.progress.setVisible(False)
+
+        self.result = QTextEdit(objectName="kernelResult")
+        self.result.setReadOnly(True)
+        self.result.setPlainText("Choose a template or write a kernel, fill in its parameters, press Run.")
+        self.detail = QLabel(objectName="kernelDetail")
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.threadSpin = QSpinBox(objectName="kernelThread")
+        self.threadSpin.setRange(-1, INT_MAX)
+        self.threadSpin.setValue(-1)
+        self.threadSpin.setSpecialValueText("none")
+        self.threadSpin.setToolTip("a global thread id: its accesses are outlined in the arrays")
+
+        # The settings scroll in their own box under the editor (the tab's one scroll area).
+        settings = QWidget(objectName="kernelSettings")
+        sv = QVBoxLayout(settings)
+        sv.setContentsMargins(0, 0, 4, 0)
+        sv.addWidget(launch)
+        sv.addWidget(QLabel("Parameters"))
+        sv.addWidget(self.args, 1)
+        sv.addWidget(self.refreshButton)
+        sv.addWidget(self.check)
+        sv.addLayout(opts)
+        sv.addWidget(note)
+        settings_scroll = QScrollArea(objectName="kernelSettingsScroll")
+        settings_scroll.setWidget(settings)
+        settings_scroll.setWidgetResizable(True)
+        settings_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        settings_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.args.setMinimumHeight(120)  # the header and a few parameters, not 1.5 rows
+        launch.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        for spin in self.spins.values():
+            spin.setMinimumWidth(40)
+
+        self.arrays = ArraysPanel()
+        self.lines = LinesTable()
+        self.warp = WarpSectorsView()
+        lines_box = QWidget()
+        lb = QVBoxLayout(lines_box)
+        lb.setContentsMargins(0, 0, 0, 0)
+        lb.addWidget(self.lines, 1)
+        lb.addWidget(self.warp)
+        views = QTabWidget(objectName="kernelViews")
+        arrays_box = QWidget()
+        ab = QVBoxLayout(arrays_box)
+        ab.setContentsMargins(0, 0, 0, 0)
+        ab.addWidget(self.arrays, 1)
+        th = QHBoxLayout()
+        th.addWidget(QLabel("Thread"))
+        th.addWidget(self.threadSpin)
+        th.addWidget(self.detail, 1)
+        ab.addLayout(th)
+        views.addTab(arrays_box, "Arrays")
+        views.addTab(lines_box, "Per line")
+
+        # [editor ; settings] | [findings ; maps]: the findings and the maps are always in view,
+        # beside the code that made them (issue 21: 1280 × 720 in presentation mode).
+        code_side = QSplitter(Qt.Orientation.Vertical, objectName="kernelCodeSplitter")
+        code_side.addWidget(left)
+        code_side.addWidget(settings_scroll)
+        code_side.setSizes([500, 400])
+        self._results_side = QSplitter(Qt.Orientation.Vertical, objectName="kernelResultSplitter")
+        self._results_side.addWidget(self.result)
+        self._results_side.addWidget(views)
+        self._results_side.setCollapsible(0, False)
+        self._results_side.setCollapsible(1, False)
+        body = QSplitter(Qt.Orientation.Horizontal, objectName="kernelSplitter")
+        body.addWidget(code_side)
+        body.addWidget(self._results_side)
+        body.setSizes([500, 600])
+        self.result.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        top = QHBoxLayout()
+        top.addWidget(self.template, 1)
+        top.addWidget(self.openButton)
+        top.addWidget(self.saveButton)
+        top.addSpacing(12)
+        top.addWidget(self.runButton)
+        top.addWidget(self.cancelButton)
+        top.addWidget(self.progress, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(body, 1)
+
+        self.template.activated.connect(self._on_template)
+        self.openButton.clicked.connect(lambda: self.open_file())
+        self.saveButton.clicked.connect(lambda: self.save_file())
+        self.refreshButton.clicked.connect(self.refresh_params)
+        self.runButton.clicked.connect(self.run)
+        self.cancelButton.clicked.connect(self.cancel)
+        self.editor.textChanged.connect(self._changed)
+        self.args.itemChanged.connect(self._changed)
+        self.check.textChanged.connect(self._changed)
+        for spin in self.spins.values():
+            spin.valueChanged.connect(self._changed)
+        self.budget.valueChanged.connect(self._changed)
+        self.timeLimit.valueChanged.connect(self._changed)
+        self.windowFirst.valueChanged.connect(self._changed)
+        self.windowBlocks.valueChanged.connect(self._changed)
+        self.arrays.elementClicked.connect(self.select_element)
+        self.threadSpin.valueChanged.connect(self.select_thread)
+        self.lines.itemSelectionChanged.connect(self._on_line_selected)
+
+    @staticmethod
+    def _block_spin(name: str, tip: str) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox(objectName=name)
+        spin.setDecimals(0)
+        spin.setRange(0, BLOCK_MAX)
+        spin.setValue(0)
+        spin.setToolTip(tip)
+        return spin
+
+    def window_inputs(self) -> tuple[int, int]:
+        """(first block, blocks) as typed; blocks 0 means through the last block."""
+        return int(self.windowFirst.value()), int(self.windowBlocks.value())
+
+    def set_window(self, first: int = 0, blocks: int = 0) -> None:
+        """The window's inputs; the defaults are the whole launch."""
+        self.windowFirst.setValue(first)
+        self.windowBlocks.setValue(blocks)
+
+    # --- state -------------------------------------------------------------------------------
+    def _changed(self, *_: Any) -> None:
+        if not self._loading:
+            self._save_timer.start()
+
+    def save_state(self) -> None:
+        """Into the settings now (also called on every edit, after a short pause)."""
+        kernel_files.save_state(self)
+
+    def _restore(self) -> None:
+        kernel_files.restore(self)
+
+    def _status(self, text: str) -> None:
+        window = self.window()
+        status = getattr(window, "statusBar", None)
+        if callable(status):
+            status().showMessage(text, 15000)
+
+    def _set_dims(self, grid: str, block: str) -> None:
+        for what, text in (("grid", grid), ("block", block)):
+            values = [int(v) for v in text.split(",")] + [1, 1, 1]
+            for axis, v in zip("XYZ", values, strict=False):
+                if not 0 <= v <= INT_MAX:
+                    raise ValueError(f"{KEY}{what}={text} is out of range")
+                self.spins[f"{what}{axis}"].setValue(v)
+
+    def grid(self) -> tuple[int, int, int]:
+        return tuple(self.spins[f"grid{a}"].value() for a in "XYZ")  # type: ignore[return-value]
+
+    def block(self) -> tuple[int, int, int]:
+        return tuple(self.spins[f"block{a}"].value() for a in "XYZ")  # type: ignore[return-value]
+
+    # --- templates and files -------------------------------------------------------------------
+    def _on_template(self, index: int) -> None:
+        name = self.template.itemData(index)
+        if name:
+            self.load_template(name)
+
+    def load_template(self, name: str, save: bool = True) -> None:
+        t = next(t for t in templates() if t.name == name)
+        self._loading = True
+        try:
+            self.template.setCurrentIndex(max(0, self.template.findData(name)))
+            self.editor.setPlainText(t.source)
+            self._set_dims(",".join(map(str, t.grid)), ",".join(map(str, t.block)))
+            self.refresh_params(dict(t.args))
+            self.check.setText(t.check or "")
+            self.set_window()  # a template brings its own launch: the window starts as all of it
+        finally:
+            self._loading = False
+        if save:
+            self.save_state()
+
+    def refresh_params(self, specs: dict[str, str] | None = None) -> None:
+        """The table's rows from the kernel's parameters (read from the text, never run)."""
+        keep = dict(self.args.specs()) if specs is None else {}
+        keep.update(specs or {})
+        try:
+            kernels = find_kernels(self.editor.toPlainText())
+        except TraceUnsupported:
+            kernels = []
+        params = list(kernels[0].params) if kernels else list(keep)
+        # Types read from the code for what the student has not set (a row left at the table's
+        # default included): an index array is int32, a size an int, not all float32.
+        inferred = infer_specs(self.editor.toPlainText(), kernels[0].name) if kernels else {}
+        for name in params:
+            if name in inferred and keep.get(name, DEFAULT_ARRAY) == DEFAULT_ARRAY:
+                keep[name] = inferred[name]
+        self.args.set_specs(params, keep)
+
+    def set_args(self, specs: dict[str, str]) -> None:
+        """NAME → SPEC in the CLI's syntax (CONTRACT.md)."""
+        self.refresh_params(dict(specs))
+
+    def open_file(self, path: str | Path | None = None) -> bool:
+        """Put a file's text in the editor (it is never run here); see ``kernel_files``."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Open a kernel", "", "Python files (*.py)")
+            if not path:
+                return False
+        return kernel_files.open_into(self, path)
+
+    def save_file(self, path: str | Path | None = None) -> Path | None:
+        """Write the editor's text; None when nothing was written (the window says why)."""
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, "Save the kernel", "kernel.py", "Python files (*.py)")
+            if not path:
+                return None
+        return kernel_files.save_from(self, path)
+
+    def _say(self, text: str) -> None:
+        """A file's outcome, where the student looks: the result box and the status bar."""
+        self.result.setPlainText(text)
+        self._status(text)
+
+    # --- running -------------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            QTimer.singleShot(0, lambda: fit_findings(self.result, self._results_side))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        fit_findings(self.result, self._results_side)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        fit_findings(self.result, self._results_side)
+        # The student is here to press Run: its process starts now, not when they press it.
+        self.runner.prewarm(self._kind())
+
+    def _kind(self) -> str:
+        if self.session.info is not None:
+            return str(self.session.kind)
+        from simtviz.backends.selection import resolve_backend
+
+        return resolve_backend(None)
+
+    def request(self, force: bool = False) -> TraceRequest:
+        name = self.template.currentData()
+        return TraceRequest(
+            source=self.editor.toPlainText(),
+            grid=self.grid(),
+            block=self.block(),
+            args=self.args.specs(),
+            filename=f"{name}.py" if name else getattr(self, "_filename", "kernel.py"),
+            budget=self.budget.value(),
+            check=self.check.text().strip() or None,
+            force=force,
+            time_limit_s=self.timeLimit.value(),
+            window=window_for(self.grid(), *self.window_inputs()),
+        )
+
+    def run(self, force: bool = False) -> bool:
+        """Check the request here (nothing runs), then run it in a child process."""
+        if self.runner.busy:
+            return False
+        from simtviz.backends import info_for
+        from simtviz.backends.trace import TRACE
+
+        kind = self._kind()
+        request = self.request(force)
+        info = self.session.info if self.session.info is not None and kind != "sim" else info_for(kind)
+        self.editor.mark_line(None)
+        try:
+            TRACE.check(request, info, ask_gpu=False)
+        except TraceUnsupported as exc:
+            from simtviz.backends.trace.gpu_compile import worth_asking
+
+            if not worth_asking(exc, request.source):
+                self._on_failed(exc)
+                return False
+            # Run anyway: the child compiles it for a GPU first (numba-cuda's reason, if it has
+            # one, comes before the tracer's), then refuses it with this same error.
+        except LaunchTooLarge as exc:
+            from PySide6.QtWidgets import QMessageBox
+
+            answer = QMessageBox.question(self, "A long run", f"{exc}. Run it anyway?")
+            if answer == QMessageBox.StandardButton.Yes:
+                return self.run(force=True)
+            return False
+        except Exception as exc:
+            self._on_failed(exc)
+            return False
+        self.save_state()
+        self._set_busy(True)
+        self.result.setPlainText(f"Running on {info.device_words}…")
+        self.runner.start(kind, request)
+        return True
+
+    def cancel(self) -> None:
+        self.runner.cancel()
+
+    def _set_busy(self, busy: bool) -> None:
+        self.runButton.setEnabled(not busy)
+        self.cancelButton.setEnabled(busy)
+        self.progress.setVisible(busy)
+        self.progress.setValue(0)
+
+    def _on_finished(self, result: TraceResult) -> None:
+        self._set_busy(False)
+        self._result = result
+        self._data = TraceData(result)
+        self.result.setPlainText("\n".join(findings(result)))
+        self.arrays.show_data(self._data)
+        summary = result.summary()
+        self.lines.show_lines(summary["lines"], summary.get("shared_lines"))
+        self.warp.show_request(None)
+        self.detail.setText("Click an element to see the threads that touched it.")
+        look = look_at(summary)  # the most urgent finding's line, whatever its kind
+        if look:
+            self.editor.mark_line(look[0][0])
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self._set_busy(False)
+        # The previous kernel's maps, table and check must not stand beside this failure.
+        self._result = None
+        self._data = None
+        self.arrays.show_data(None)
+        self.lines.show_lines([])
+        self.warp.show_request(None)
+        self.detail.setText("")
+        if isinstance(exc, Cancelled):
+            self.result.setPlainText("Cancelled: the kernel's process was ended.")
+            return
+        try:
+            report = describe(exc)
+            text = f"{report.title}: {report.what}" + (f"\n{report.todo}" if report.todo else "")
+        except KeyError:
+            text = f"{type(exc).__name__}: {exc}"
+        self.result.setPlainText(text)
+        line = getattr(exc, "line", 0)
+        if line:
+            self.editor.mark_line(int(line))
+
+    def summary(self) -> dict[str, Any] | None:
+        """The ``trace --json`` dict of the last run, or None."""
+        return self._result.summary() if self._result is not None else None
+
+    # --- selection -----------------------------------------------------------------------------
+    def select_element(self, aid: int, element: int) -> None:
+        if self._data is None:
+            return
+        d = self._data
+        info = d.result.arrays[aid]
+        rows = d.element_rows(aid, element)
+        idx = []
+        rest = element
+        for dim in reversed(info.shape):
+            rest, i = divmod(rest, dim)
+            idx.append(i)
+        where = element_words(info.name, idx[::-1], info.shape)  # a 2-D element by row and column
+        if rows.size == 0:
+            if d.result.window is not None:
+                self.detail.setText(
+                    f"{where}: no thread in the window, {d.result.window_words()}, touched it."
+                )
+            else:
+                self.detail.setText(f"{where}: no thread touched it.")
+            return
+        threads = sorted({int(t) for t in d.thread[rows]})
+        listed = "; ".join(f"thread {int(d.thread[r]):,} {d.row_words(r)}" for r in rows[:SHOWN_ACCESSES])
+        more = f" … and {rows.size - SHOWN_ACCESSES:,} more" if rows.size > SHOWN_ACCESSES else ""
+        self.detail.setText(f"{where}: {rows.size:,} accesses by {len(threads):,} thread(s): {listed}{more}")
+        # The last thread to touch it becomes the selected one (its accesses outlined).
+        last = int(d.thread[rows[-1]])
+        self.threadSpin.blockSignals(True)
+        self.threadSpin.setValue(last)
+        self.threadSpin.blockSignals(False)
+        self.arrays.mark_thread(last)
+
+    def select_thread(self, t: int) -> None:
+        if self._data is None:
+            return
+        self.arrays.mark_thread(t if t >= 0 else None)
+        if t < 0:
+            return
+        rows = self._data.thread_rows(t)
+        window = self._data.result.window
+        if window is not None and not window.first <= t // self._data.per_block <= window.last:
+            self.detail.setText(
+                f"{self._data.thread_words(t)} is outside the window, {self._data.result.window_words()}: "
+                "it ran, but its accesses were not logged."
+            )
+            return
+        text = f"{self._data.thread_words(t)}: {rows.size:,} accesses"
+        if rows.size:
+            text += ": " + "; ".join(self._data.row_words(r) for r in rows[:SHOWN_ACCESSES])
+        self.detail.setText(text)
+
+    def _on_line_selected(self) -> None:
+        if self._data is None:
+            return
+        selected = self.lines.selectionModel().selectedRows()
+        if not selected:
+            return
+        row = self.lines.rows_data[selected[0].row()]
+        self.editor.mark_line(row["line"])
+        sites = [
+            s.id for s in self._data.result.sites
+            if s.line == row["line"] and s.array == row["array"] and s.kind == row["kind"]
+        ]  # fmt: skip
+        shared = " (shared)" if row.get("space") == "shared" else ""
+        self.warp.show_request(
+            self._data.warp_request(sites), f"line {row['line']} {row['kind']} {row['array']}{shared}"
+        )

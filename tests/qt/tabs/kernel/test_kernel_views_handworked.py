@@ -1,0 +1,74 @@
+"""The Your kernel tab's decoded log (TraceData) and its bank picture, from hand-made logs: one
+warp's lanes when blocks are 48 threads, each row in words, the rows of one element."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simtviz.core.trace.analysis import LOG_FIELDS, ArrayInfo, analyse
+from simtviz.core.trace.model import TraceResult
+from simtviz.core.trace.rewrite import Site
+from simtviz.qt.tabs.kernel.views import TraceData, bank_request
+
+
+def result_of(
+    rows: list[list[int]], sites: tuple[Site, ...], arrays: tuple[ArrayInfo, ...], block, grid
+) -> TraceResult:
+    log = np.array([r + [0] * (LOG_FIELDS - 7) for r in rows], dtype=np.int64).T.reshape(LOG_FIELDS, -1)
+    a = analyse(log, log.shape[1], sites, arrays, block)
+    return TraceResult("sim", "k", grid, block, sites, arrays, a, log, {}, {})
+
+
+def test_the_first_request_of_48_thread_blocks_holds_only_its_blocks_lanes() -> None:
+    # block 48, grid 2: threads 48..63 (block 1's first warp, warp 2, lanes 0..15) load A[t]
+    # first in the log, then threads 40..47 (block 0, warp 1), then 48..63 again (their second
+    # time at this site: another request). The first request: warp 2, lanes 0..15 once each,
+    # bytes 192..252: sectors 6 and 7.
+    rows = [[t, 0, 0, 4 * t, t, 0, 0] for t in range(48, 64)]
+    rows += [[t, 0, 0, 4 * t, t, 0, 0] for t in range(40, 48)]
+    rows += [[t, 0, 0, 4 * (t - 48), t - 48, 0, 0] for t in range(48, 64)]
+    arrays = (ArrayInfo("A", (96,), "float32"),)
+    r = result_of(rows, (Site(0, 3, 4, "A", "load", 1),), arrays, (48, 1, 1), (2, 1, 1))
+    req = TraceData(r).warp_request([0])
+    assert req is not None
+    assert (req["warp"], req["lanes"]) == (2, list(range(16)))
+    assert req["offsets"] == [4 * t for t in range(48, 64)] and set(req["sectors"]) == {6, 7}
+    assert (req["array"], req["space"], req["itemsize"]) == ("A", "global", 4)
+
+
+def test_a_site_never_performed_is_skipped_for_the_next() -> None:
+    # site 0's only row is out of bounds; site 1 (thread 3 stores B[0]) is the first request
+    rows = [[0, 0, 1, 400, 100, 0, 0], [3, 1, 1 << 1 | 1 << 3, 0, 0, 0, 0]]
+    sites = (Site(0, 3, 4, "A", "load", 1), Site(1, 4, 4, "B", "store", 1))
+    arrays = (ArrayInfo("A", (8,), "float32"), ArrayInfo("B", (8,), "float64"))
+    data = TraceData(result_of(rows, sites, arrays, (32, 1, 1), (1, 1, 1)))
+    req = data.warp_request([0, 1])
+    assert req is not None and (req["site"], req["lanes"], req["array"], req["itemsize"]) == (1, [3], "B", 8)
+    assert data.warp_request([0]) is None
+    assert data.row_words(0) == "line 3: load A[100] (out of bounds, skipped)"
+    assert data.row_words(1) == "line 4: store B[0]"
+
+
+def test_rows_of_an_element_and_of_a_thread() -> None:
+    # M (3, 5): thread 7 stores M[2, 4] (flat 14), thread 9 loads it, thread 7 loads M[0, 4] (flat 4)
+    rows = [[7, 0, 1 << 1, 56, 2, 4, 0], [9, 1, 0, 56, 2, 4, 0], [7, 1, 0, 16, 0, 4, 0]]
+    sites = (Site(0, 5, 4, "M", "store", 2), Site(1, 6, 4, "M", "load", 2))
+    data = TraceData(result_of(rows, sites, (ArrayInfo("M", (3, 5), "float32"),), (32, 1, 1), (1, 1, 1)))
+    assert data.element_rows(0, 14).tolist() == [0, 1]
+    assert data.element_rows(0, 4).tolist() == [2]
+    assert data.thread_rows(7).tolist() == [0, 2]
+    assert data.row_words(0) == "line 5: store M[2, 4]"
+
+
+def test_bank_request_of_float64_lanes_is_two_wavefronts_the_least() -> None:
+    # 32 lanes × 8 bytes: words 0..63, bank b holds words b and b + 32: 2 wavefronts, least 2
+    got = bank_request([8 * lane for lane in range(32)], 2)
+    assert got["words"][1] == [2, 3] and got["banks"][16] == [0, 1]
+    assert got["words_per_bank"] == [2] * 32
+    assert (got["wavefronts"], got["least_wavefronts"]) == (2, 2)
+    # float32 at stride 2 words, 16 lanes: words 0, 2, .., 30 in the even banks: 1 wavefront
+    half = bank_request([8 * lane for lane in range(16)], 1)
+    assert (half["wavefronts"], half["least_wavefronts"]) == (1, 1)
+    assert half["words_per_bank"][:4] == [1, 0, 1, 0]
+    # 4 lanes on words 0, 32, 64 and 0 again: 3 distinct words in bank 0 (a broadcast shares one)
+    assert bank_request([0, 128, 256, 0], 1)["wavefronts"] == 3

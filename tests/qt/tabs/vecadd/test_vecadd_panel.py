@@ -1,0 +1,163 @@
+"""The vector-add panel on the CPU simulator: runs through the worker, verifies, rejects 2048."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+)
+
+from simtviz.core.limits import DRIVER_INVALID_VALUE
+from simtviz.core.vecadd import GPU_WOULD_NOT_RAISE, SIM_DEFAULT_N, SweepRow, VecaddResult
+from simtviz.qt.session import RunSession
+from simtviz.qt.tabs.vecadd.panel import VecaddPanel
+
+TIMEOUT_MS = 90_000
+
+
+@pytest.fixture
+def session() -> Iterator[RunSession]:
+    # The desktop app's own simulator backend: launches run in its child process.
+    from simtviz.backends.sim_process import SimProcessBackend
+
+    s = RunSession(lambda: SimProcessBackend())
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def panel(qtbot, session: RunSession) -> VecaddPanel:
+    p = VecaddPanel(session)
+    qtbot.addWidget(p)
+    p.show()
+    qtbot.waitUntil(lambda: session.backend is not None, timeout=TIMEOUT_MS)
+    return p
+
+
+def result_text(panel: VecaddPanel) -> str:
+    return panel.findChild(QLabel, "vecaddResult").text()
+
+
+def click_run(qtbot, panel: VecaddPanel, name: str = "vecaddRunButton") -> None:
+    button = panel.findChild(QPushButton, name)
+    qtbot.waitUntil(button.isEnabled, timeout=TIMEOUT_MS)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def test_widgets_carry_the_contracts_names(panel: VecaddPanel) -> None:
+    assert panel.objectName() == "vecaddPanel"
+    block = panel.findChild(QSpinBox, "vecaddBlock")
+    assert block.minimum() <= 0 and block.maximum() >= 4096
+    n = panel.findChild(QSpinBox, "vecaddN")
+    assert n.value() == SIM_DEFAULT_N  # the simulator's default, not 2^24 + 11
+    assert panel.findChild(QPushButton, "vecaddRunButton") is not None
+    code = panel.findChild(QPlainTextEdit, "vecaddCode")
+    assert code.isReadOnly() and "if work_index < C.size:" in code.toPlainText()
+    assert "cp.random.uniform(-1, 1, vector_size)" in code.toPlainText()
+
+
+def test_runs_on_the_simulator_and_says_test_succeeded(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(1011)
+    with qtbot.waitSignal(panel.resultShown, timeout=TIMEOUT_MS) as shown:
+        click_run(qtbot, panel)
+    qtbot.waitUntil(lambda: "Test succeeded" in result_text(panel), timeout=TIMEOUT_MS)
+    text = result_text(panel)
+    assert "vecadd[4, 256]" in text and "CPU-simulator wall-clock" in text
+    result = shown.args[0]
+    assert result is not None and result.verified and result.kernel_ms is None
+    tips = panel.timing_tooltips()
+    assert "median" in tips["kernel (GPU)"] and "perf_counter" in tips["host launch overhead"]
+
+
+def test_block_2048_opens_the_launch_error_dialog(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddBlock").setValue(2048)
+    click_run(qtbot, panel)
+
+    def dialog() -> QMessageBox | None:
+        return panel.findChild(QMessageBox, "launchErrorDialog")
+
+    qtbot.waitUntil(lambda: dialog() is not None and dialog().isVisible(), timeout=TIMEOUT_MS)
+    box = dialog()
+    assert DRIVER_INVALID_VALUE in box.informativeText() and "2,048 threads" in box.text()
+    assert "2,048 &gt; 1,024" in box.informativeText() or "2,048 > 1,024" in box.informativeText()
+    box.close()
+
+
+def test_unguarded_in_the_simulator_shows_the_index_error_and_the_gpu_difference(
+    qtbot, panel: VecaddPanel
+) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(1011)
+    variant = panel.findChild(QComboBox, "vecaddVariant")
+    variant.setCurrentIndex(1)
+    assert "if work_index < C.size" not in panel.findChild(QPlainTextEdit, "vecaddCode").toPlainText()
+    click_run(qtbot, panel)
+    qtbot.waitUntil(lambda: "Test failed" in result_text(panel), timeout=TIMEOUT_MS)
+    text = result_text(panel)
+    assert "IndexError" in text and GPU_WOULD_NOT_RAISE in text
+
+
+def test_unguarded_sweep_in_the_simulator_says_why_there_is_no_sweep(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(300)
+    panel.findChild(QComboBox, "vecaddVariant").setCurrentIndex(1)
+    with qtbot.waitSignal(panel.resultShown, timeout=TIMEOUT_MS):
+        click_run(qtbot, panel, "vecaddSweepButton")
+    text = result_text(panel)
+    assert "No block-size sweep: the unguarded kernel raised IndexError" in text
+    assert "No block-size sweep" in panel.vecaddSweepChart.getPlotItem().titleLabel.text
+    assert panel.vecaddSweepTable.rowCount() == 0
+    # What the simulator knows: no count (it stopped at the first bad index), never a 0.
+    assert "out-of-bounds writes     0" not in text and "not counted" in text
+    assert text.count(GPU_WOULD_NOT_RAISE) == 1
+
+
+def test_a_long_simulator_run_asks_first(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(2_000_000)
+    assert "asks first" in panel.findChild(QLabel, "vecaddLaunch").text()
+    with qtbot.assertNotEmitted(panel.resultShown, wait=200):
+        click_run(qtbot, panel)
+
+        def dialog() -> QMessageBox | None:
+            return panel.findChild(QMessageBox, "vecaddConfirmDialog")
+
+        qtbot.waitUntil(lambda: dialog() is not None and dialog().isVisible(), timeout=5000)
+        qtbot.mouseClick(dialog().button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: "Not run" in result_text(panel), timeout=5000)
+    assert not panel.vecaddProgress.isVisible()
+
+
+def test_sweep_on_the_simulator_fills_the_chart(qtbot, panel: VecaddPanel) -> None:
+    panel.findChild(QSpinBox, "vecaddN").setValue(100)
+    with qtbot.waitSignal(panel.resultShown, timeout=TIMEOUT_MS) as shown:
+        click_run(qtbot, panel, "vecaddSweepButton")
+    qtbot.waitUntil(lambda: "Test succeeded" in result_text(panel), timeout=TIMEOUT_MS)
+    assert [row.block for row in shown.args[0].sweep] == [32, 64, 128, 256, 512, 1024]
+    assert panel.vecaddSweepTable.rowCount() == 6
+    assert panel.vecaddSweepTable.item(5, 2).text() == "924"  # 1024 - 100 idle threads
+
+
+def test_gpu_results_show_bandwidth_share_and_chart(qtbot, session: RunSession) -> None:
+    panel = VecaddPanel(session)
+    qtbot.addWidget(panel)
+    result = VecaddResult(
+        "gpu:NVIDIA H200", 2**24 + 11, 256, 65537, verified=True, max_abs_err=0.0, kernel_ms=0.0967,
+        launch_overhead_us=91.8, bandwidth_GBps=4166.0, copy_GBps=4300.0, cupy_ms=0.096, numpy_ms=46.7,
+        peak_GBps=4800.0,
+        oob_writes=0, label="NVIDIA H200", repeat=50,
+        sweep=[SweepRow(b, 1, b, 0, kernel_ms=0.1, bandwidth_GBps=4000.0) for b in (32, 256)],
+    )  # fmt: skip
+    panel.show_result(result)
+    text = result_text(panel)
+    # 4,166 / 4,300 = 96.9 %; 4,166 / 4,800 = 86.8 %.
+    assert "4,166 GB/s = 97% of the copy, 87% of the 4.8 TB/s peak" in text
+    assert text.startswith("Test succeeded\n")  # the verdict first: in view without scrolling
+    assert panel.vecaddSweepChart.getPlotItem().getAxis("left").labelText == "effective bandwidth (GB/s)"
+    QApplication.processEvents()

@@ -17,7 +17,7 @@ then runs ``run_sim`` instead and says why.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from simtviz.backends.base import Backend, BackendInfo, Progress
@@ -52,7 +52,10 @@ class Experiment(Protocol):
         """Run on the CUDA simulator, in whichever process calls it (numba simulated there)."""
 
 
-def register(experiment: Experiment) -> Experiment:
+E = TypeVar("E", bound=Experiment)
+
+
+def register(experiment: E) -> E:
     """Make ``experiment`` runnable by name; registering the same name again replaces it."""
     _REGISTRY[experiment.name] = experiment
     return experiment

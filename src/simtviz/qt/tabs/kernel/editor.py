@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import (
@@ -165,7 +166,7 @@ class CodeEditor(QPlainTextEdit):
         r = self.contentsRect()
         self._numbers.setGeometry(QRect(r.left(), r.top(), self.number_width(), r.height()))
 
-    def setFont(self, font: QFont) -> None:
+    def setFont(self, font: QFont | str | Sequence[str]) -> None:
         super().setFont(font)
         if hasattr(self, "_numbers"):
             self._numbers.setFont(font)

@@ -74,7 +74,7 @@ def save_state(tab: KernelTab) -> None:
     text = tab.editor.toPlainText()
     if len(text) <= KERNEL_FILE_LIMIT:
         qs.setValue(KEY + "source", text)
-    elif not getattr(tab, "_said_too_long", False):
+    elif not tab._said_too_long:
         tab._said_too_long = True
         tab._status(
             f"The kernel's text is over {format_bytes(KERNEL_FILE_LIMIT)}: it is not kept in "
@@ -91,7 +91,7 @@ def save_state(tab: KernelTab) -> None:
     qs.setValue(KEY + "window_first", first)
     qs.setValue(KEY + "window_blocks", blocks)
     qs.sync()
-    if qs.status() != QSettings.Status.NoError and not getattr(tab, "_said_unsaved", False):
+    if qs.status() != QSettings.Status.NoError and not tab._said_unsaved:
         from simtviz.qt.settings import unwritable
 
         tab._said_unsaved = True

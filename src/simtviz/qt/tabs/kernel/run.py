@@ -158,16 +158,22 @@ class ArgsTable(QTableWidget):
         """NAME → SPEC in the CLI's syntax (checked when the run starts)."""
         out = {}
         for r in range(self.rowCount()):
-            name = self.item(r, 0).text()
-            kind = self.cellWidget(r, 1).currentText()  # type: ignore[union-attr]
-            dtype = self.cellWidget(r, 2).currentText()  # type: ignore[union-attr]
-            shape = (self.item(r, 3).text() if self.item(r, 3) else "").strip()
-            value = (self.item(r, 4).text() if self.item(r, 4) else "").strip()
+            name = self._text(r, 0)
+            kind, dtype = self._choice(r, 1), self._choice(r, 2)
+            shape, value = self._text(r, 3).strip(), self._text(r, 4).strip()
             if kind == "array":
                 out[name] = f"{dtype}[{shape}]" + (f":{value}" if value else "")
             else:
                 out[name] = f"{dtype}:{value}"
         return out
+
+    def _text(self, row: int, col: int) -> str:
+        item = self.item(row, col)
+        return item.text() if item is not None else ""
+
+    def _choice(self, row: int, col: int) -> str:
+        box = self.cellWidget(row, col)
+        return box.currentText() if isinstance(box, QComboBox) else ""
 
 
 def fit_findings(result: QTextEdit, splitter: QSplitter) -> None:
@@ -176,7 +182,8 @@ def fit_findings(result: QTextEdit, splitter: QSplitter) -> None:
     lines = 8 * result.fontMetrics().lineSpacing()
     frame = 2 * result.frameWidth() + 2 * int(result.document().documentMargin()) + 2
     total = sum(splitter.sizes())
-    if total > 0:
-        below = splitter.widget(1).minimumSizeHint().height()
+    maps = splitter.widget(1)
+    if total > 0 and maps is not None:
+        below = maps.minimumSizeHint().height()
         top = max(min(lines + frame, total - below), total // 3)
         splitter.setSizes([top, total - top])

@@ -75,6 +75,11 @@ KEY = "kernel/"  # settings keys: kernel/source, kernel/template, kernel/grid, â
 class KernelTab(QWidget):
     """objectName ``kernelTab``: ``set_args(dict)`` and ``summary()`` for tests and scripts."""
 
+    # Kept by kernel_files: the opened file's name, and "said once" for two settings warnings.
+    _filename = "kernel.py"
+    _said_too_long = False
+    _said_unsaved = False
+
     def __init__(self, session: RunSession, window: MainWindow | None = None) -> None:
         super().__init__()
         self.setObjectName("kernelTab")
@@ -420,7 +425,7 @@ class KernelTab(QWidget):
             grid=self.grid(),
             block=self.block(),
             args=self.args.specs(),
-            filename=f"{name}.py" if name else getattr(self, "_filename", "kernel.py"),
+            filename=f"{name}.py" if name else self._filename,
             budget=self.budget.value(),
             check=self.check.text().strip() or None,
             force=force,

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
@@ -191,7 +191,8 @@ class ArrayView(QWidget):
         self.view.scene().sigMouseClicked.connect(self._clicked)
         self.rows = self.cols = 0
         self.values: np.ndarray | None = None
-        self.size = 0
+        # Not `size`: that would hide QWidget.size().
+        self.elements = 0
 
     def _apply_colours(self) -> None:
         """The window's background and text colours (pyqtgraph's default is black)."""
@@ -218,7 +219,7 @@ class ArrayView(QWidget):
     def show_array(self, data: TraceData, mode: str, width: int) -> None:
         info = data.result.arrays[self.aid]
         touch = data.result.analysis.touch[info.name]
-        self.size = info.size
+        self.elements = info.size
         self.rows, self.cols = self.layout_shape(info.shape, width)
         last = np.where(touch.last_writer != NOBODY, touch.last_writer, touch.last_reader).ravel()
         count = (touch.loads + touch.stores + touch.atomics).ravel()
@@ -273,7 +274,7 @@ class ArrayView(QWidget):
         r, c = math.floor(p.y()), math.floor(p.x())
         if 0 <= r < self.rows and 0 <= c < self.cols:
             e = r * self.cols + c
-            if e < self.size:
+            if e < self.elements:
                 self.elementClicked.emit(self.aid, e)
 
 
@@ -462,14 +463,15 @@ class ArraysPanel(QWidget):
         super().__init__(parent)
         self.color = QComboBox(objectName="kernelColorBy")
         self.color.addItems(list(COLOR_MODES))
-        self.width = QSpinBox(objectName="kernelRowWidth")
-        self.width.setRange(1, 1 << 20)
-        self.width.setToolTip("1-D arrays are drawn in rows of this many elements (blockDim.x by default)")
+        # Not `width`: that would hide QWidget.width().
+        self.rowWidth = QSpinBox(objectName="kernelRowWidth")
+        self.rowWidth.setRange(1, 1 << 20)
+        self.rowWidth.setToolTip("1-D arrays are drawn in rows of this many elements (blockDim.x by default)")
         head = QHBoxLayout()
         head.addWidget(QLabel("Colour by"))
         head.addWidget(self.color)
         head.addWidget(QLabel("1-D row width"))
-        head.addWidget(self.width)
+        head.addWidget(self.rowWidth)
         head.addStretch(1)
         # One line under the controls (cut at the edge rather than wrapped: the maps keep the height).
         self.legend = QLabel(objectName="kernelArraysLegend")
@@ -483,7 +485,7 @@ class ArraysPanel(QWidget):
         self.views: list[ArrayView] = []
         self.data: TraceData | None = None
         self.color.currentIndexChanged.connect(self.redraw)
-        self.width.valueChanged.connect(self.redraw)
+        self.rowWidth.valueChanged.connect(self.redraw)
 
     def show_data(self, data: TraceData | None) -> None:
         """The maps of ``data``'s arrays; None clears them (a failed run shows no stale maps)."""
@@ -501,9 +503,8 @@ class ArraysPanel(QWidget):
             view.elementClicked.connect(self.elementClicked)
             self.grid.addWidget(view, 1)
             self.views.append(view)
-        self.width.blockSignals(True)
-        self.width.setValue(max(1, data.result.block[0]))
-        self.width.blockSignals(False)
+        with QSignalBlocker(self.rowWidth):
+            self.rowWidth.setValue(max(1, data.result.block[0]))
         self.redraw()
 
     def redraw(self) -> None:
@@ -513,7 +514,7 @@ class ArraysPanel(QWidget):
         by = " by the window's threads" if self.data.result.window is not None else ""
         self.legend.setText(f"grey: untouched{by}; red: stored by more than one thread")
         for v in self.views:
-            v.show_array(self.data, self.color.currentText(), self.width.value())
+            v.show_array(self.data, self.color.currentText(), self.rowWidth.value())
 
     def mark_thread(self, t: int | None) -> None:
         if self.data is None:

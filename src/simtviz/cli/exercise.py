@@ -96,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps([summary(e) for e in exercises()]), flush=True)
         else:
-            for e in exercises():
-                print(f"{e.id:22s} {e.signature:30s} {e.title}")
+            for each in exercises():
+                print(f"{each.id:22s} {each.signature:30s} {each.title}")
         return EXIT_OK
     e = _exercise(args.id)
     if e is None:

@@ -73,13 +73,17 @@ def common_options(command: bool = False) -> Parser:
     """``--backend`` and ``--debug``, accepted before or after the command. A command's copy
     (``command=True``) has no defaults, so it never overwrites what was given before it."""
     common = Parser(add_help=False)
-    unset: dict[str, object] = {"default": argparse.SUPPRESS} if command else {}
     common.add_argument(
         "--backend",
         type=backend,
-        default=unset.get("default"),
+        default=argparse.SUPPRESS if command else None,
         help="auto (default: gpu where there is one, else emu), gpu, emu (CPU emulator) or sim "
         "(numba's CUDA simulator); env SIMTVIZ_BACKEND",
     )
-    common.add_argument("--debug", action="store_true", help="show Python tracebacks", **unset)
+    common.add_argument(
+        "--debug",
+        action="store_true",
+        default=argparse.SUPPRESS if command else False,
+        help="show Python tracebacks",
+    )
     return common

@@ -32,11 +32,13 @@ def _with_object_name(ctx: FunctionSigContext) -> FunctionLike:
     )
 
 
+SignatureHook = Callable[[FunctionSigContext], FunctionLike]
+
+
 class QtPropertiesPlugin(Plugin):
-    def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+    def get_function_signature_hook(self, fullname: str) -> SignatureHook | None:
         return _with_object_name if fullname.startswith("PySide6.") else None
 
 
 def plugin(version: str) -> type[Plugin]:
     return QtPropertiesPlugin
-

@@ -97,7 +97,7 @@ def _folder_of(target: Path) -> Path:
     return real.parent if str(real.parent) else Path(".")
 
 
-def _write_through(target: Path, st: os.stat_result, write: Callable[[IO[Any]], None], mode: str) -> Path:
+def _write_through(target: Path, st: os.stat_result, write: Callable[[IO[Any]], object], mode: str) -> Path:
     """Write into a character device or a pipe as it is; it is never replaced."""
     flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
     if stat.S_ISFIFO(st.st_mode):
@@ -125,7 +125,7 @@ def _write_through(target: Path, st: os.stat_result, write: Callable[[IO[Any]], 
 
 def atomic_write(
     path: str | Path,
-    write: Callable[[IO[Any]], None],
+    write: Callable[[IO[Any]], object],
     mode: str = "wb",
     size_hint: int | None = None,
 ) -> Path:

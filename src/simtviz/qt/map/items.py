@@ -27,6 +27,10 @@ class CellImageItem(pg.ImageItem):
     pixel a real cell's colour and costs a view; zooming in still shows every cell.
     """
 
+    # pyqtgraph's own attributes (it has no type hints).
+    image: np.ndarray | None
+    autoDownsample: bool
+
     def render(self) -> None:
         if not self.autoDownsample or self.image is None:
             super().render()

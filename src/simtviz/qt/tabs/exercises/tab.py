@@ -211,7 +211,7 @@ class ExercisesTab(QWidget):
     def hints_shown(self, e: Exercise | None = None) -> int:
         e = e or self._current
         try:
-            return max(0, min(len(e.hints), int(self._qs.value(f"{KEY}{e.id}/hints", 0))))  # type: ignore[arg-type]
+            return max(0, min(len(e.hints), int(str(self._qs.value(f"{KEY}{e.id}/hints", 0)))))
         except (TypeError, ValueError):
             return 0
 

@@ -47,7 +47,13 @@ def _new_plot(name: str, background: QColor, foreground: QColor, point_size: int
 
 
 def _text(
-    plot: pg.PlotWidget, text: str, x: float, y: float, colour: Any, size: int, anchor=(0, 0.5)
+    plot: pg.PlotWidget,
+    text: str,
+    x: float,
+    y: float,
+    colour: Any,
+    size: int,
+    anchor: tuple[float, float] = (0, 0.5),
 ) -> None:
     item = pg.TextItem(text, color=colour, anchor=anchor)
     font = QFont()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -308,11 +308,13 @@ class LessonPanel(LessonDemos, QWidget):
             self.show_step(self._index - 1, at_end=True)
 
     def _scroll_to(self, name: str) -> None:
-        widget = self.lessonScroll.widget().findChild(QGroupBox, name)
-        if widget is None or widget.parentWidget() is None:
+        body = self.lessonScroll.widget()
+        widget = body.findChild(QGroupBox, name) if body is not None else None
+        if body is None or widget is None or widget.parentWidget() is None:
             return
-        bar, body = self.lessonScroll.verticalScrollBar(), self.lessonScroll.widget()
-        body.layout().activate()  # the result's box was just added: place it first
+        bar, layout = self.lessonScroll.verticalScrollBar(), body.layout()
+        if layout is not None:
+            layout.activate()  # the result's box was just added: place it first
         QApplication.sendPostedEvents(self.lessonScroll, 0)
         bar.setValue(min(bar.maximum(), widget.mapTo(body, QPoint(0, 0)).y()))
 
@@ -431,12 +433,13 @@ class LessonPanel(LessonDemos, QWidget):
         if which >= len(s.try_its):
             return
         t = s.try_its[which]
-        {
+        actions: dict[str, Callable[[], object]] = {
             "probe": lambda: self.run_probe(t.params["probe"], s.section, t.params),
             "index_map": lambda: self._try_index_map(s, t),
             "vecadd": lambda: self._try_vecadd(s, t),
             "open_view": lambda: self._try_open_view(t),
-        }[t.action]()
+        }
+        actions[t.action]()
 
     def check_probe(self, probe: str) -> None:
         """An erratum card's "Check it live": its probe, with its defaults."""
@@ -553,8 +556,8 @@ class LessonPanel(LessonDemos, QWidget):
     def _show_results(self) -> None:
         while self._results_box.count():
             item = self._results_box.takeAt(0)
-            if item.widget() is not None:
-                _discard(item.widget())
+            if item is not None and (widget := item.widget()) is not None:
+                _discard(widget)
         for probe in probes_of(self.step()):
             result = self.results.get(probe)
             if result is None:

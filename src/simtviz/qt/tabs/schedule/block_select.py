@@ -50,7 +50,8 @@ class BlockSelector:
             return True
         self._pending = (config, block_xyz)
         w.launchPanel.set_config(config)  # resets the recording window's origin …
-        first_thread = tuple(i * d for i, d in zip(block_xyz, config.block.as_tuple(), strict=True))
+        b, d = block_xyz, config.block.as_tuple()
+        first_thread = (b[0] * d[0], b[1] * d[1], b[2] * d[2])
         w.windowPanel.set_origin(first_thread)  # … so move it to the block afterwards
         w.statusBar().showMessage(
             f"Recording {config.launch_line()} to show block {block_xyz} in the index map …", 15000

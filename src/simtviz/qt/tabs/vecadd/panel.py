@@ -363,8 +363,8 @@ class VecaddPanel(QWidget):
             rows = [(label, "—", how) for label, _v, how in timing_lines(VecaddResult("sim", 0, 0, 0))]
         while self._timings_grid.count():
             item = self._timings_grid.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            if item is not None and (old := item.widget()) is not None:
+                old.deleteLater()
         self._timing_labels.clear()
         for row, (label, value, how) in enumerate(rows):
             name = QLabel(label)

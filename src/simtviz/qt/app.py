@@ -40,7 +40,8 @@ def run_app(backend_flag: str | None = None) -> int:
     from simtviz.qt.signals import close_on_signals
     from simtviz.resources import ResourceNotFound, resource_path
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    running = QApplication.instance()
+    app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("simtviz")
     app.setOrganizationName("simtviz")
     app.setDesktopFileName("simtviz")

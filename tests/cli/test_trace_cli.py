@@ -1,4 +1,4 @@
-"""`simtviz trace FILE.py` as shared/CONTRACT.md states it, on the CUDA simulator.
+"""`simtviz trace FILE.py` as docs/CONTRACT.md states it, on the CUDA simulator.
 
 Each run starts a child process of its own (the student's kernel never runs in this one);
 counts are worked out by hand from the launch and the array sizes.

@@ -1,4 +1,4 @@
-"""`simtviz vecadd` on the CPU simulator, as shared/CONTRACT.md and issue 4 state it."""
+"""`simtviz vecadd` on the CPU simulator, as docs/CONTRACT.md and issue 4 state it."""
 
 from __future__ import annotations
 

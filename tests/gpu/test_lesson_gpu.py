@@ -1,7 +1,7 @@
 """On a real GPU, the lesson's probes measure what the chapter claims (or disproves).
 
 Run as its own process: ``SIMTVIZ_BACKEND=gpu python -m pytest -m gpu``. Plausibility, not
-speed: each comparison has a margin of at least 2x over what the H200 measured (DESIGN.md).
+speed: each comparison has a margin of at least 2x over what the H200 measured.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Command line: ``simtviz [record|vecadd|devices|snapshot|schedule|occupancy]`` (shared/CONTRACT.md).
+"""Command line: ``simtviz [record|vecadd|devices|snapshot|schedule|occupancy]`` (docs/CONTRACT.md).
 
 Each command is a module with ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args)``;
 ``COMMANDS`` lists them. Exit status: 0 success; 1 the check failed; 2 bad usage; 3 the launch

@@ -2,7 +2,7 @@
 
 ``check ID FILE.py`` traces the student's kernel on each of the exercise's launches (all in one
 child process; this process never imports numba) and prints one verdict per check. Exit status
-(shared/CONTRACT.md): 0 every check passes, 1 a check fails, 2 bad usage (an unknown exercise, an
+(docs/CONTRACT.md): 0 every check passes, 1 a check fails, 2 bad usage (an unknown exercise, an
 unreadable file) or a kernel the tracer refuses or numba cannot compile; the trace's own codes
 otherwise (3 launch rejected, 6 stopped at the time limit).
 """

@@ -1,6 +1,6 @@
 """``simtviz trace FILE.py``: run the student's kernel traced and report every memory access.
 
-Exit status (shared/CONTRACT.md): 0 the kernel ran (out-of-bounds accesses are findings, not
+Exit status (docs/CONTRACT.md): 0 the kernel ran (out-of-bounds accesses are findings, not
 failures); 1 it failed on the device; 2 bad usage, a bad SPEC or a construct the tracer does not
 follow (the message names the line of FILE.py); 3 launch rejected; 4 too large without
 ``--force``; 6 stopped at the time limit. The kernel runs in a child process of its own; this

@@ -1,4 +1,4 @@
-"""``simtviz vecadd``: the guide's vector add, verified and timed (shared/CONTRACT.md).
+"""``simtviz vecadd``: the guide's vector add, verified and timed (docs/CONTRACT.md).
 
 Exit status: 0 verified; 1 the check failed or the kernel raised (the unguarded kernel in the
 simulator); 3 and 4 come from ``cli.errors`` (LaunchRejected, LaunchTooLarge).

@@ -2,7 +2,7 @@
 
 Qt-free, numba-free and CuPy-free (NumPy for the CPU's reference sum): the backends fill a
 ``VecaddResult``, the CLI prints it, the panel shows it. ``JSON_FIELDS`` are the
-``vecadd --json`` fields of shared/CONTRACT.md, in order.
+``vecadd --json`` fields of docs/CONTRACT.md, in order.
 """
 
 from __future__ import annotations

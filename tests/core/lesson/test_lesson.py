@@ -33,7 +33,8 @@ REQUIRED = [
     "2.2.6",
 ]
 
-# shared/DESIGN.md's errata and where the chapter makes each (read off the chapter by hand),
+# The chapter's errata (the lesson's erratum cards) and where the chapter makes each (read off
+# the chapter by hand),
 # plus cp.synchronize (CuPy 14 has none) found while building the lesson.
 ERRATA_AT = {
     "cuda-lang": {"2.2.1"},

@@ -1,6 +1,6 @@
 """The chapter's errors, each on a card: what it says, what is true, and the probe that shows it.
 
-Every truth here was measured on the H200 (shared/DESIGN.md) and is shown live by the probe named
+Every truth here was measured on the H200 (tests/gpu/test_lesson_gpu.py) and is shown live by the probe named
 on the card (``simtviz.backends.lesson``).
 """
 

@@ -51,9 +51,9 @@ class TryIt:
 class Question:
     """Asked before the step's Try it: the student predicts, then the run measures.
 
-    ``answer`` is what a GPU does (measured on the H200, shared/DESIGN.md); the run reads the
-    measured value from ``probe``'s result at ``key``. ``sim_value`` is what the CPU simulator
-    reports there (None: the simulator cannot measure it, and the result says why).
+    ``answer`` is what a GPU does (measured on the H200; tests/gpu/test_lesson_gpu.py checks it);
+    the run reads the measured value from ``probe``'s result at ``key``. ``sim_value`` is what the
+    CPU simulator reports there (None: the simulator cannot measure it, and the result says why).
     ``choices`` empty: the answer is a whole number typed by the student.
     """
 

@@ -3,7 +3,7 @@
 Array code only, through an ``xp`` module: NumPy for simulator logs, CuPy for GPU logs (the log
 then never leaves the GPU; only the small tables and the per-element maps come back).
 
-Terms, as ``simtviz trace --json`` defines them (shared/CONTRACT.md):
+Terms, as ``simtviz trace --json`` defines them (docs/CONTRACT.md):
 - a *request* is one warp executing one access site once: the k-th execution of that site by
   each active lane of the warp (a thread's k-th execution of a site is its *instance* k, found by
   ranking the thread's log rows of that site in slot order, which is the thread's program order);

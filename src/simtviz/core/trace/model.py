@@ -180,7 +180,7 @@ class TraceResult:
         return math.prod(self.grid) * math.prod(self.block)
 
     def summary(self) -> dict[str, Any]:
-        """The ``simtviz trace --json`` object (shared/CONTRACT.md)."""
+        """The ``simtviz trace --json`` object (docs/CONTRACT.md)."""
         out: dict[str, Any] = {
             "backend": self.backend,
             "kernel": self.kernel,

@@ -1,6 +1,6 @@
 """The index map widget: every recorded thread as one cell, coloured by a field it recorded.
 
-pyqtgraph shows the map with the row-major + ``invertY`` idiom (shared/DESIGN.md): array row 0 is
+pyqtgraph shows the map with the row-major + ``invertY`` idiom (docs/CONTRACT.md, map layout): array row 0 is
 drawn at the top, exactly like a matrix, so ``current_image()[r, c]`` is the cell in row ``r`` and
 column ``c`` on screen. Cell (r, c) is centred on view coordinates (c, r) — plus the window's
 origin — so the axes read as thread coordinates, not as pixel edges.

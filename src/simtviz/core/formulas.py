@@ -148,7 +148,6 @@ def launch_code(config: LaunchConfig) -> str:
         ]
     ex, ey, ez = config.extent
     shape = {1: f"({ex},)", 2: f"({ey}, {ex})", 3: f"({ez}, {ey}, {ex})"}[rank]
-    grid, block = config.grid.python(rank), config.block.python(rank)
     return "\n".join(
         [
             "from numba import cuda",
@@ -159,7 +158,7 @@ def launch_code(config: LaunchConfig) -> str:
             *body,
             "",
             f"out = cuda.device_array({shape}, dtype=np.int64)",
-            f"index_kernel[{grid}, {block}](out)",
+            config.launch_line("index_kernel", "out"),
             f"# {config.blocks:,} blocks × {config.threads_per_block:,} threads = "
             f"{config.total_threads:,} threads",
         ]

@@ -88,6 +88,12 @@ class Dim3:
         return f"({self.x}, {self.y}, {self.z})"
 
 
+def launch_text(kernel: str, grid: object, block: object, args: str | None = "...") -> str:
+    """A launch as Python writes it, ``kernel[grid, block](args)``; without ``(args)`` when None.
+    The one spelling of a launch in the app, the CLI and the reports."""
+    return f"{kernel}[{grid}, {block}]" + ("" if args is None else f"({args})")
+
+
 @dataclass(frozen=True, slots=True)
 class LaunchConfig:
     """``kernel[grid, block]``: the grid of blocks and the block of threads."""
@@ -137,10 +143,10 @@ class LaunchConfig:
             self.grid.z * self.block.z,
         )
 
-    def launch_line(self, kernel: str = "record_threads", args: str = "...") -> str:
-        """The launch as Python, e.g. ``record_threads[(4, 3), (8, 4)](...)``."""
+    def launch_line(self, kernel: str = "record_threads", args: str | None = "...") -> str:
+        """The launch as Python, e.g. ``record_threads[(4, 3), (8, 4)](...)`` (``launch_text``)."""
         rank = self.rank
-        return f"{kernel}[{self.grid.python(rank)}, {self.block.python(rank)}]({args})"
+        return launch_text(kernel, self.grid.python(rank), self.block.python(rank), args)
 
     def __str__(self) -> str:
         return f"grid {self.grid}, block {self.block}"

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simtviz.core.estimates import estimate_seconds
-from simtviz.core.launch import LaunchConfig
+from simtviz.core.launch import LaunchConfig, launch_text
 
 # The guide's size: "not a power of 2 nor a multiple of the block_size".
 GPU_DEFAULT_N = 2**24 + 11
@@ -377,7 +377,7 @@ def report_lines(result: VecaddResult, include_sweep: bool = True) -> list[str]:
     """The human-readable report; its last line is ``Test succeeded`` when the check passed."""
     variant = "guarded (if work_index < C.size)" if result.guarded else "unguarded, as printed in the guide"
     lines = [
-        f"vecadd[{result.grid}, {result.block}](a, b, c) on {result.label or result.backend}",
+        f"{launch_text('vecadd', result.grid, result.block, 'a, b, c')} on {result.label or result.backend}",
         f"N = {result.n:,} {result.dtype}, grid = ceil(N / {result.block}) = {result.grid:,} blocks, "
         f"{idle_threads(result.n, result.block):,} idle threads in the last block; kernel {variant}",
     ]

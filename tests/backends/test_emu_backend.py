@@ -103,7 +103,7 @@ def test_unsupported_construct_runs_on_the_simulator_with_one_line() -> None:
     assert ran_on == "sim" and result.tolist() == EXPECTED
     assert notices == [
         "line 7: the CPU emulator cannot run cuda.shfl_sync; "
-        "running it on numba's CUDA simulator instead (slower)"
+        "running it on the CUDA simulator instead (slower)"
     ]
 
 
@@ -113,7 +113,7 @@ def test_without_a_notice_handler_the_line_goes_to_stderr(capsys: pytest.Capture
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
         "simtviz: the CPU emulator cannot run 'test-sim-only-lanes' yet; "
-        "running it on numba's CUDA simulator instead (slower)"
+        "running it on the CUDA simulator instead (slower)"
     ]
 
 

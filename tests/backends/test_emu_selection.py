@@ -18,8 +18,8 @@ from simtviz.cli import COMMANDS, build_parser
 from simtviz.cli import run as cli_run
 from simtviz.resources import resource_path
 
-FALLBACK = "running it on numba's CUDA simulator instead (slower)"
-TRACE_FALLBACK = "running the traced kernel on numba's CUDA simulator instead (slower)"
+FALLBACK = "running it on the CUDA simulator instead (slower)"
+TRACE_FALLBACK = "running the traced kernel on the CUDA simulator instead (slower)"
 
 
 def test_auto_without_a_gpu_means_emu(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,7 +24,7 @@ def test_two_repeats_report_half_then_all(no_watcher: None) -> None:
     assert (result.n, result.block, result.grid, result.repeat) == (100, 32, 4, 2)
     assert result.verified is True and result.max_abs_err == 0.0 and result.kernel_error is None
     assert result.kernel_ms is None and result.sim_wall_ms is not None and result.numpy_ms is not None
-    assert result.notes[-1].startswith("Ran on numba's CUDA simulator with NumPy arrays")
+    assert result.notes[-1].startswith("Ran on the CUDA simulator with NumPy arrays")
 
 
 def test_the_sweep_times_each_block_size(no_watcher: None) -> None:

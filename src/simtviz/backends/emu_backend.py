@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress
+from simtviz.backends.base import DEVICE_WORDS, Backend, BackendInfo, BackendKind, Progress
 from simtviz.backends.experiment import Experiment
 from simtviz.backends.sim import SIM_LIMITS
 from simtviz.core.errors import Cancelled, EmulatorUnsupported
@@ -28,7 +28,7 @@ EMU_LABEL = "CPU emulator (lockstep, NumPy)"
 # A GPU-like profile, as the simulator's: the emulator checks the limits itself, with the
 # driver's text (``base.simulated_rejection``).
 EMU_LIMITS = replace(SIM_LIMITS, name="CPU emulator (limits of every GPU since compute capability 5.0)")
-SIMULATOR_WORDS = "numba's CUDA simulator"
+SIMULATOR_WORDS = DEVICE_WORDS[BackendKind.SIM]
 
 
 def emu_info(reason: str = "") -> BackendInfo:
@@ -47,7 +47,7 @@ def why_not_emulated(experiment: Experiment) -> str | None:
     """Why ``experiment`` cannot start on the emulator at all (no ``run_emu``), or None."""
     if callable(getattr(experiment, "run_emu", None)):
         return None
-    return f"the CPU emulator cannot run {experiment.name!r} yet"
+    return f"{DEVICE_WORDS[BackendKind.EMU]} cannot run {experiment.name!r} yet"
 
 
 class EmuBackend(Backend):
@@ -123,4 +123,4 @@ class EmuBackend(Backend):
 def _simulator_process() -> Backend:
     from simtviz.backends.sim_process import SimProcessBackend
 
-    return SimProcessBackend("for what the CPU emulator cannot run")
+    return SimProcessBackend(f"for what {DEVICE_WORDS[BackendKind.EMU]} cannot run")

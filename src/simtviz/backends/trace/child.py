@@ -195,11 +195,12 @@ def warm_up(runner: Any, threads: int = WARM_UP_THREADS) -> None:
 
 
 def _as_unavailable(exc: BaseException, kind: str) -> BaseException:
+    from simtviz.backends.base import DEVICE_WORDS, BackendKind
     from simtviz.core.errors import BackendUnavailable, SimtvizError
 
     if isinstance(exc, SimtvizError):
         return exc
-    where = {"gpu": "the GPU", "emu": "the CPU emulator"}.get(kind, "the CUDA simulator")
+    where = DEVICE_WORDS[BackendKind(kind)]
     return BackendUnavailable(f"the traced kernel's process could not start {where}: {exc}")
 
 

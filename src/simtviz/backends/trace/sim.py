@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from simtviz.backends.base import Progress
+from simtviz.backends.base import DEVICE_WORDS, BackendKind, Progress
 from simtviz.backends.trace.prepare import new_counters, new_log, prepare, read_counts, window_args
 from simtviz.core.errors import BackendUnavailable, KernelFailed, LaunchTooLarge
 from simtviz.core.estimates import SIM_MAX_THREADS_UNASKED, estimate_seconds
@@ -20,14 +20,13 @@ from simtviz.core.trace.args import ArraySpec
 from simtviz.core.trace.model import SIM_BUDGET, TraceRequest, TraceResult
 from simtviz.core.trace.words import simulated_failure_words
 
-# Threads the simulator runs without being asked (one owner: core.estimates).
-SIM_MAX_TRACE_THREADS = SIM_MAX_THREADS_UNASKED
 # Rows allocated per thread beyond which the log stops at the budget anyway.
 SIM_ROWS_PER_THREAD = 64
 
 
 def _too_large(threads: int, limit: int) -> LaunchTooLarge:
-    return LaunchTooLarge(threads, estimate_seconds("sim", threads, "trace"), limit, "the CUDA simulator")
+    where = DEVICE_WORDS[BackendKind.SIM]
+    return LaunchTooLarge(threads, estimate_seconds("sim", threads, "trace"), limit, where)
 
 
 def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> TraceResult:
@@ -35,8 +34,8 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
 
     if not config.ENABLE_CUDASIM:
         raise BackendUnavailable("run_trace_sim needs NUMBA_ENABLE_CUDASIM=1 set before numba is imported")
-    if request.threads > SIM_MAX_TRACE_THREADS and not request.force:
-        raise _too_large(request.threads, SIM_MAX_TRACE_THREADS)
+    if request.threads > SIM_MAX_THREADS_UNASKED and not request.force:
+        raise _too_large(request.threads, SIM_MAX_THREADS_UNASKED)
     prepared = prepare(request)
     try:
         if progress:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from simtviz.backends.base import Progress
+from simtviz.backends.base import DEVICE_WORDS, BackendKind, Progress
 from simtviz.core.vecadd import (
     SIM_NO_SWEEP_UNGUARDED,
     SweepRow,
@@ -120,7 +120,7 @@ def run_vecadd_sim(
     check_result(result, c_np, expected)
     result.numpy_ms = numpy_median_ms(a_np, b_np)
     result.notes.append(
-        "Ran on numba's CUDA simulator with NumPy arrays (no CuPy without a GPU); "
+        f"Ran on {DEVICE_WORDS[BackendKind.SIM]} with NumPy arrays (no CuPy without a GPU); "
         "GPU-only timings are not measurable here."
     )
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSignalBlocker, Signal
 from PySide6.QtGui import QColor, QFont, QPen
 from PySide6.QtWidgets import (
     QGraphicsRectItem,
@@ -179,10 +179,9 @@ class IndexMap(CellsMixin, QWidget):
         planes = self._shape[0]
         self._plane = min(self._plane, planes - 1)
         self._compute_values()
-        self.zSlice.blockSignals(True)
-        self.zSlice.setRange(0, planes - 1)
-        self.zSlice.setValue(self._plane)
-        self.zSlice.blockSignals(False)
+        with QSignalBlocker(self.zSlice):
+            self.zSlice.setRange(0, planes - 1)
+            self.zSlice.setValue(self._plane)
         self._show_z_controls(recording.config.rank == 3)
         self._rebuild()
         self.fit()
@@ -192,9 +191,8 @@ class IndexMap(CellsMixin, QWidget):
             raise KeyError(f"unknown colour field {name!r}")
         self._field = name
         if self.colorBy.currentText() != name:
-            self.colorBy.blockSignals(True)
-            self.colorBy.setCurrentText(name)
-            self.colorBy.blockSignals(False)
+            with QSignalBlocker(self.colorBy):
+                self.colorBy.setCurrentText(name)
         if self._recording is not None:
             self._images = {}
             self._pending = None
@@ -208,9 +206,8 @@ class IndexMap(CellsMixin, QWidget):
         changed = z != self._plane
         self._plane = z
         if self.zSlice.value() != z:
-            self.zSlice.blockSignals(True)
-            self.zSlice.setValue(z)
-            self.zSlice.blockSignals(False)
+            with QSignalBlocker(self.zSlice):
+                self.zSlice.setValue(z)
         self._update_z_label()
         if self._shape is not None:
             if self._tiled:
@@ -226,9 +223,8 @@ class IndexMap(CellsMixin, QWidget):
 
     def set_tiled(self, tiled: bool) -> None:
         if self.tiledCheck.isChecked() != tiled:
-            self.tiledCheck.blockSignals(True)
-            self.tiledCheck.setChecked(tiled)
-            self.tiledCheck.blockSignals(False)
+            with QSignalBlocker(self.tiledCheck):
+                self.tiledCheck.setChecked(tiled)
         self._tiled = tiled
         if self._shape is not None:
             self._compute_values()

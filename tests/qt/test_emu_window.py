@@ -77,7 +77,7 @@ def test_a_run_handed_to_the_simulator_says_so_in_the_status_bar(qtbot, emu_wind
     qtbot.waitUntil(notice.isVisible, timeout=RUN_TIMEOUT_MS)
     assert notice.text() == (
         "the CPU emulator cannot run 'test-window-sim-only' yet; "
-        "running it on numba's CUDA simulator instead (slower)"
+        "running it on the CUDA simulator instead (slower)"
     )
     # A passing status message does not hide it; the next run clears it until it speaks again.
     emu_window.statusBar().showMessage("threadIdx (1, 0, 0)", 3000)
@@ -122,7 +122,7 @@ def test_the_kernel_tab_on_emu_says_which_backend_traced(qtbot, emu_window) -> N
     s = tab.summary()
     # 4 × 256 = 1024 threads over 1000 elements: 24 extra threads × 3 accesses.
     assert s["oob_total"] == 72
-    fallback = "running the traced kernel on numba's CUDA simulator instead (slower)"
+    fallback = "running the traced kernel on the CUDA simulator instead (slower)"
     if s["backend"] == "emu":
         assert fallback not in text and "on the CPU emulator" in text
     else:  # the simulator traced it: the findings say why, once

@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from simtviz.backends.base import DEVICE_WORDS, BackendKind
 from simtviz.core.errors import (
     BackendUnavailable,
     Cancelled,
@@ -225,7 +226,7 @@ def backend_unavailable(
         # An unexpected failure keeps its traceback for a report.
         "" if isinstance(exc, SimtvizError) else tb,
     )
-    button = box.addButton("Use the CPU simulator", QMessageBox.ButtonRole.AcceptRole)
+    button = box.addButton(f"Use {DEVICE_WORDS[BackendKind.SIM]}", QMessageBox.ButtonRole.AcceptRole)
     button.setObjectName("useSimulatorButton")
     box.addButton(QMessageBox.StandardButton.Close)
     button.clicked.connect(use_simulator)

@@ -176,12 +176,12 @@ def test_every_step_on_the_simulator(qtbot, window) -> None:
 
 
 def check_feedback(panel: LessonPanel, step, given: str) -> None:
-    """After the run: "You said X; the CPU simulator did Y", the right answer named when wrong."""
+    """After the run: "You said X; the CUDA simulator did Y", the right answer named when wrong."""
     q = step.question
     text = panel.findChild(QLabel, "lessonFeedback").text()
-    assert text.startswith(f"You said {given}; the CPU simulator "), (step.section, text)
+    assert text.startswith(f"You said {given}; the CUDA simulator "), (step.section, text)
     if q.sim_value is not None:
-        assert f"the CPU simulator did {q.sim_value}." in text, text
+        assert f"the CUDA simulator did {q.sim_value}." in text, text
     else:
         assert "could not measure it" in text, text
     if given != q.answer:
@@ -375,12 +375,12 @@ def test_an_answer_given_after_the_run_is_compared_at_once(qtbot, window) -> Non
     panel.show_step(index_of("2.2.2.2.1"))
     press_try_it(qtbot, panel, 1)  # the thread count, before any answer
     feedback = panel.findChild(QLabel, "lessonFeedback")
-    assert feedback.text().startswith("You did not answer; the CPU simulator did 128.")
+    assert feedback.text().startswith("You did not answer; the CUDA simulator did 128.")
     panel.lessonQuestionBox.set_answer_text("100")
     panel.findChild(QPushButton, "lessonCheckAnswer").click()
     # 4 blocks × 32 threads = 128
-    assert feedback.text().startswith("You said 100; the CPU simulator did 128. The right answer is 128")
+    assert feedback.text().startswith("You said 100; the CUDA simulator did 128. The right answer is 128")
     panel.show_step(index_of("2.2.2.2.1") + 1)
     panel.show_step(index_of("2.2.2.2.1"))  # coming back keeps the answer and the comparison
-    assert feedback.text().startswith("You said 100; the CPU simulator did 128.")
+    assert feedback.text().startswith("You said 100; the CUDA simulator did 128.")
     assert panel.lessonQuestionBox.answer() == "100"

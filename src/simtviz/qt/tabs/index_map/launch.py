@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simtviz.backends.base import BackendInfo
+from simtviz.backends.base import DEVICE_WORDS, BackendInfo, BackendKind
 from simtviz.core.estimates import estimate_seconds, format_duration, max_threads_unasked
 from simtviz.core.formulas import launch_code, totals_text
 from simtviz.core.launch import Dim3, LaunchConfig
@@ -126,7 +126,7 @@ class LaunchPanel(QWidget):
         self._update_run()
 
     def _on_backend_failed(self, _exc: BaseException, _tb: str) -> None:
-        self.runButton.setToolTip("No backend could start; use the CPU simulator instead.")
+        self.runButton.setToolTip(f"No backend could start; use {DEVICE_WORDS[BackendKind.SIM]} instead.")
         self._update_run()
 
     # --- model -------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ class LaunchPanel(QWidget):
             lines.append("Run stays enabled: press it to see the error the driver gives.")
         elif self._backend_kind != "gpu" and config.total_threads > max_threads_unasked(self._backend_kind):
             eta = format_duration(estimate_seconds(self._backend_kind, config.total_threads))
-            where = "the CPU emulator" if self._backend_kind == "emu" else "the CPU simulator"
+            where = DEVICE_WORDS[BackendKind(self._backend_kind)]
             lines.append(f"⏱ about {eta} on {where}; you will be asked before it runs.")
         self.warnings.setText("<br>".join(lines))
         self.warnings.setVisible(bool(lines))

@@ -8,7 +8,7 @@ import logging
 import threading
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHeaderView,
@@ -119,40 +119,39 @@ class ArgsTable(QTableWidget):
         self.verticalHeader().setVisible(False)
 
     def set_specs(self, params: list[str], specs: dict[str, str]) -> None:
-        self.blockSignals(True)
-        self.setRowCount(len(params))
-        for r, name in enumerate(params):
-            item = QTableWidgetItem(name)
-            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            self.setItem(r, 0, item)
-            kind, dtype, shape, init = "array", "float32", "1000", "zeros"
-            text = specs.get(name)
-            if text:
-                try:
-                    spec = parse_spec(name, text)
-                    if isinstance(spec, ArraySpec):
-                        shape = ",".join(map(str, spec.shape))
-                        init = spec.spec().rsplit(":", 1)[1]
-                        dtype = spec.dtype
-                    else:
-                        kind, dtype, shape, init = "scalar", spec.dtype, "", spec.spec().split(":", 1)[1]
-                except ArgSpecError:
-                    pass
-            kinds = QComboBox()
-            kinds.addItems(["array", "scalar"])
-            kinds.setCurrentText(kind)
-            types = QComboBox()
-            types.addItems(list(DTYPES))
-            types.setCurrentText(dtype)
-            self.setCellWidget(r, 1, kinds)
-            self.setCellWidget(r, 2, types)
-            self.setItem(r, 3, QTableWidgetItem(shape))
-            value = QTableWidgetItem(init)
-            value.setToolTip(f"an array: {', '.join(INITS)} or a number; a scalar: its value")
-            self.setItem(r, 4, value)
-            kinds.currentTextChanged.connect(lambda _t: self.itemChanged.emit(self.item(0, 0)))
-            types.currentTextChanged.connect(lambda _t: self.itemChanged.emit(self.item(0, 0)))
-        self.blockSignals(False)
+        with QSignalBlocker(self):
+            self.setRowCount(len(params))
+            for r, name in enumerate(params):
+                item = QTableWidgetItem(name)
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                self.setItem(r, 0, item)
+                kind, dtype, shape, init = "array", "float32", "1000", "zeros"
+                text = specs.get(name)
+                if text:
+                    try:
+                        spec = parse_spec(name, text)
+                        if isinstance(spec, ArraySpec):
+                            shape = ",".join(map(str, spec.shape))
+                            init = spec.spec().rsplit(":", 1)[1]
+                            dtype = spec.dtype
+                        else:
+                            kind, dtype, shape, init = "scalar", spec.dtype, "", spec.spec().split(":", 1)[1]
+                    except ArgSpecError:
+                        pass
+                kinds = QComboBox()
+                kinds.addItems(["array", "scalar"])
+                kinds.setCurrentText(kind)
+                types = QComboBox()
+                types.addItems(list(DTYPES))
+                types.setCurrentText(dtype)
+                self.setCellWidget(r, 1, kinds)
+                self.setCellWidget(r, 2, types)
+                self.setItem(r, 3, QTableWidgetItem(shape))
+                value = QTableWidgetItem(init)
+                value.setToolTip(f"an array: {', '.join(INITS)} or a number; a scalar: its value")
+                self.setItem(r, 4, value)
+                kinds.currentTextChanged.connect(lambda _t: self.itemChanged.emit(self.item(0, 0)))
+                types.currentTextChanged.connect(lambda _t: self.itemChanged.emit(self.item(0, 0)))
 
     def specs(self) -> dict[str, str]:
         """NAME → SPEC in the CLI's syntax (checked when the run starts)."""

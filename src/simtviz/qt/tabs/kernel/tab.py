@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QSettings, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -546,9 +546,8 @@ class KernelTab(QWidget):
         self.detail.setText(f"{where}: {rows.size:,} accesses by {len(threads):,} thread(s): {listed}{more}")
         # The last thread to touch it becomes the selected one (its accesses outlined).
         last = int(d.thread[rows[-1]])
-        self.threadSpin.blockSignals(True)
-        self.threadSpin.setValue(last)
-        self.threadSpin.blockSignals(False)
+        with QSignalBlocker(self.threadSpin):
+            self.threadSpin.setValue(last)
         self.arrays.mark_thread(last)
 
     def select_thread(self, t: int) -> None:

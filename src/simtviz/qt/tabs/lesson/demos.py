@@ -82,7 +82,7 @@ class LessonDemos:
                 if spin is not None:
                     spin.setValue(value)
         self._pending_map = (s.section, t, config)
-        self._status(f"Running {config.launch_line('kernel', '')[:-2]} on {self._where()} …")
+        self._status(f"Running {config.launch_line('kernel', None)} on {self._where()} …")
         w.run()  # the recording arrives through recordingChanged
 
     def _on_recording(self, recording: Recording) -> None:
@@ -109,7 +109,7 @@ class LessonDemos:
         self._add_figure(
             section,
             w.indexMap.render_png(1200),
-            f"{recording.config.launch_line('kernel', '')[:-2]}, coloured by {w.indexMap.color_field()}",
+            f"{recording.config.launch_line('kernel', None)}, coloured by {w.indexMap.color_field()}",
             replace=not colour_only,
         )
         self.demoFinished.emit(section, text)

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simtviz.backends.base import DEVICE_WORDS, BackendKind
 from simtviz.backends.lesson import PROBES, LessonRequest
 from simtviz.core.errors import LaunchRejected
 from simtviz.core.launch import LaunchConfig
@@ -386,7 +387,7 @@ class LessonPanel(LessonDemos, QWidget):
     def _show_sim_note(self) -> None:
         s = self.step()
         self.lessonSimNote.setText(
-            f"<b>On the CPU simulator</b> this step shows: {html.escape(s.sim_shows)}<br>"
+            f"<b>On {DEVICE_WORDS[BackendKind.SIM]}</b> this step shows: {html.escape(s.sim_shows)}<br>"
             f"It cannot show: {html.escape(s.sim_cannot)}"
         )
         self.lessonSimNote.setVisible(self._kind != "gpu")  # the emulator runs probes on the simulator
@@ -450,7 +451,7 @@ class LessonPanel(LessonDemos, QWidget):
         self.lessonStatus.setVisible(bool(text))  # no empty line of the screen's height
 
     def _where(self) -> str:
-        return {"gpu": "the GPU", "emu": "the CPU emulator"}.get(self._kind, "the CPU simulator")
+        return DEVICE_WORDS[BackendKind(self._kind)]
 
     def run_probe(self, probe: str, section: str, params: Mapping[str, Any]) -> bool:
         if self._session is None:

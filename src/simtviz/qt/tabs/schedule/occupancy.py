@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -272,9 +272,8 @@ class OccupancyView(QWidget):
             (self.occupancyRegs, regs),
             (self.occupancySmem, smem),
         ):
-            spin.blockSignals(True)
-            spin.setValue(value)
-            spin.blockSignals(False)
+            with QSignalBlocker(spin):
+                spin.setValue(value)
         self._refresh()
 
     def profile(self) -> DeviceProfile:

@@ -8,7 +8,7 @@ a rejected launch (block 2048, §2.2.6) opens the same dialog as the index map.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,9 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from simtviz.backends.base import BackendInfo
+from simtviz.backends.base import DEVICE_WORDS, BackendInfo, BackendKind
 from simtviz.core.errors import Cancelled, LaunchRejected
 from simtviz.core.estimates import estimate_seconds, format_duration, max_threads_unasked
+from simtviz.core.launch import launch_text
 from simtviz.core.vecadd import (
     DEFAULT_BLOCK,
     GPU_WOULD_NOT_RAISE,
@@ -227,9 +228,8 @@ class VecaddPanel(QWidget):
 
     def _on_ready(self, info: BackendInfo) -> None:
         if not self._n_edited:
-            self.vecaddN.blockSignals(True)
-            self.vecaddN.setValue(default_n(info.kind))
-            self.vecaddN.blockSignals(False)
+            with QSignalBlocker(self.vecaddN):
+                self.vecaddN.setValue(default_n(info.kind))
         self.vecaddRepeat.setValue(default_repeat(info.kind))
         self._refresh()
 
@@ -255,9 +255,9 @@ class VecaddPanel(QWidget):
     def needs_confirmation(self, request: VecaddRequest) -> bool:
         return self.kind != "gpu" and request.simulated_threads() > max_threads_unasked(self.kind)
 
-    def _cpu(self) -> str:
-        """Where a run off the GPU goes, in words."""
-        return "CPU emulator" if self.kind == "emu" else "CPU simulator"
+    def _where(self) -> str:
+        """Where the run goes, in words ("the CPU emulator")."""
+        return DEVICE_WORDS[BackendKind(self.kind)]
 
     def _estimate(self, request: VecaddRequest) -> float:
         return estimate_seconds(self.kind, request.simulated_threads(), "vecadd")
@@ -272,7 +272,7 @@ class VecaddPanel(QWidget):
         )
         if self.kind != "gpu":
             eta = format_duration(self._estimate(request))
-            text += f" {self._cpu()}: about {eta}"
+            text += f" On {self._where()}: about {eta}"
             text += " — asks first." if self.needs_confirmation(request) else "."
         else:
             text += " On the GPU: well under a second (plus ≈0.6 s to compile the first time)."
@@ -281,7 +281,7 @@ class VecaddPanel(QWidget):
         self.vecaddLaunch.setText(text)
         self.vecaddCode.setPlainText(program_source(n, block, request.guarded))
         self.vecaddCodeNote.setText(
-            f"In the {self._cpu()} the same kernel runs on NumPy arrays (no CuPy without a GPU)."
+            f"On {self._where()} the same kernel runs on NumPy arrays (no CuPy without a GPU)."
             if self.kind != "gpu"
             else "C sits at the start of a larger buffer whose canary tail counts writes past its end."
         )
@@ -297,10 +297,8 @@ class VecaddPanel(QWidget):
 
     def _submit(self, request: VecaddRequest) -> None:
         if self._session.run(VECADD, request):
-            where = f"the {self._cpu()}" if self.kind != "gpu" else "the GPU"
-            self.vecaddResult.setText(
-                f"Running vecadd[{grid_for(request.n, request.block):,}, {request.block}] on {where}…"
-            )
+            launch = launch_text("vecadd", grid_for(request.n, request.block), request.block, None)
+            self.vecaddResult.setText(f"Running {launch} on {self._where()}…")
 
     def _describe(self, request: VecaddRequest) -> tuple[str, float | None]:
         """For the progress panel: what runs and, on the simulator, how long it should take."""
@@ -340,7 +338,7 @@ class VecaddPanel(QWidget):
             self,
             "vecaddConfirmDialog",
             "A long simulator run",
-            f"{request.simulated_threads():,} simulated threads: about {eta} on the CPU simulator.",
+            f"{request.simulated_threads():,} simulated threads: about {eta} on {self._where()}.",
             "Run it anyway? Cancel stops it at any time.",
             answered,
         )

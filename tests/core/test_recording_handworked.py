@@ -136,3 +136,18 @@ def test_a_file_holding_python_objects_is_refused(tmp_path: Path) -> None:
     np.savez(tmp_path / "evil.npz", backend="sim", **arrays)
     with pytest.raises(RecordFileError, match="blockDim holds Python objects, which simtviz never loads"):
         load_npz(tmp_path / "evil.npz")
+
+
+def test_a_thread_becomes_one_map_cell_and_that_cell_reads_it_back() -> None:
+    # 1-D, 4 blocks of 32, window of blocks 1..2 (threads 32..95): thread 70 is block 2, lane 6;
+    # relative x = 70 - 32 = 38, so row 38 // 32 = 1 and column 38 % 32 = 6.
+    config = LaunchConfig.of(4, 32)
+    rec = Recording(config, Window((32, 0, 0), (64, 1, 1)), allocate(64), "sim")
+    assert rec.cell_of((70, 0, 0)) == (0, 1, 6)
+    assert rec.row_of(0, 1, 6) == 38  # rows are x fastest: 1 · 32 + 6
+    assert rec.cell_of((31, 0, 0)) is None and rec.cell_of((96, 0, 0)) is None  # outside the window
+    # 2-D, grid (3, 2) of blocks (8, 4): the whole 24 × 8 launch; thread (11, 6) is column 11, row 6.
+    config = LaunchConfig.of((3, 2), (8, 4))
+    rec = Recording(config, Window.full(config), allocate(192), "sim")
+    assert rec.cell_of((11, 6, 0)) == (0, 6, 11)
+    assert rec.row_of(0, 6, 11) == 6 * 24 + 11  # 155

@@ -103,6 +103,18 @@ class Recording:
             out[name] = tuple(int(v) for v in value) if value.ndim else int(value)
         return out
 
+    def cell_of(self, thread_xyz: tuple[int, int, int]) -> tuple[int, int, int] | None:
+        """Where the thread with global index ``thread_xyz`` (its ``cuda.grid(3)``) is drawn:
+        (plane, row, column) of the map (docs/CONTRACT.md, map layout), or None outside the
+        window. The one place a thread becomes a cell; ``row_of`` reads a cell back."""
+        x, y, z = (g - o for g, o in zip(thread_xyz, self.window.origin, strict=True))
+        if not all(0 <= v < s for v, s in zip((x, y, z), self.window.size, strict=True)):
+            return None
+        if self.config.rank == 1:
+            bx = self.config.block.x
+            return (0, x // bx, x % bx)
+        return (z, y, x)
+
     def row_of(self, plane: int, r: int, c: int) -> int:
         """Row of the record shown at (plane, row r, column c) of the map."""
         _planes, rows, cols = self.plane_shape()

@@ -22,15 +22,10 @@ VIEW_NAMES = {"kernelTab": "Your kernel", "scheduleView": "the schedule view", "
 
 
 def cell_of(recording: Recording, block_idx: tuple[int, ...], thread_idx: tuple[int, ...]) -> Cell | None:
-    """The map cell of one thread (CONTRACT.md map layout), or None outside the recorded window."""
-    config, origin, size = recording.config, recording.window.origin, recording.window.size
-    g = [b * d + t for b, d, t in zip(block_idx, config.block.as_tuple(), thread_idx, strict=True)]
-    x, y, z = (g[i] - origin[i] for i in range(3))
-    if not all(0 <= v < s for v, s in zip((x, y, z), size, strict=True)):
-        return None
-    if config.rank == 1:
-        return Cell(0, x // config.block.x, x % config.block.x)
-    return Cell(z, y, x)
+    """The map cell of one thread (``Recording.cell_of``), or None outside the recorded window."""
+    b, d, t = block_idx, recording.config.block.as_tuple(), thread_idx
+    cell = recording.cell_of((b[0] * d[0] + t[0], b[1] * d[1] + t[1], b[2] * d[2] + t[2]))
+    return Cell(*cell) if cell is not None else None
 
 
 class LessonDemos:

@@ -20,17 +20,10 @@ if TYPE_CHECKING:
 
 def block_cell(recording: Recording, block_xyz: tuple[int, int, int]) -> Cell | None:
     """The map cell of thread (0, 0, 0) of block ``block_xyz`` in ``recording``, or None when the
-    recording window does not hold it (see CONTRACT.md, map layout)."""
-    config, window = recording.config, recording.window
-    b = config.block.as_tuple()
-    gx, gy, gz = (i * d for i, d in zip(block_xyz, b, strict=True))  # the thread's cuda.grid(3)
-    ox, oy, oz = window.origin
-    wx, wy, wz = window.size
-    if not (ox <= gx < ox + wx and oy <= gy < oy + wy and oz <= gz < oz + wz):
-        return None
-    if config.rank == 1:
-        return Cell(0, (gx - ox) // b[0], 0)
-    return Cell(gz - oz, gy - oy, gx - ox)
+    recording window does not hold it (``Recording.cell_of``)."""
+    b, d = block_xyz, recording.config.block.as_tuple()
+    cell = recording.cell_of((b[0] * d[0], b[1] * d[1], b[2] * d[2]))  # the thread's cuda.grid(3)
+    return Cell(*cell) if cell is not None else None
 
 
 class BlockSelector:

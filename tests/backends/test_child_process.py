@@ -157,6 +157,8 @@ def test_the_child_dies_with_the_app_and_leaves_no_files(tmp_path: Path, signo: 
         if app.poll() is None:
             app.kill()
             app.wait()
+        if app.stdout:
+            app.stdout.close()  # pytest's filterwarnings=error: an open pipe is a ResourceWarning
 
 
 def test_stale_folders_of_dead_apps_are_removed_at_start(tmp_path: Path) -> None:

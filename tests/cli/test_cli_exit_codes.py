@@ -183,6 +183,7 @@ def test_ctrl_c_during_a_run_exits_130(tmp_path, argv) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.communicate()  # closes the pipes (an open one is a ResourceWarning, an error here)
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1] == "simtviz: interrupted"
     assert not (tmp_path / "never.npz").exists()

@@ -81,7 +81,7 @@ def test_a_signal_mid_run_closes_the_app_like_its_close_button(
     finally:
         if app.poll() is None:
             app.kill()
-            app.wait()
+            app.communicate()  # closes the pipes (an open one is a ResourceWarning, an error here)
     assert app.returncode == status, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     # The settings were saved as the close button saves them: the launch of this run.

@@ -201,6 +201,7 @@ def test_the_child_dies_with_its_parent_even_while_module_code_holds_the_gil(mar
     assert not gone(child_pid)
     parent.send_signal(signal.SIGKILL)
     parent.wait()
+    parent.stdout.close()  # an open pipe would be a ResourceWarning (pytest's filterwarnings=error)
     assert wait_for(lambda: gone(child_pid), 5), "the trace child outlived its parent"
 
 

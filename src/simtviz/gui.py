@@ -1,4 +1,4 @@
-"""``simtviz.gui.create_main_window`` (CONTRACT.md): the desktop app's window, for tests and scripts.
+"""``simtviz.gui.create_main_window`` (docs/CONTRACT.md): the desktop app's window, for tests and scripts.
 
 Imports Qt lazily so that ``import simtviz.gui`` alone stays cheap.
 """

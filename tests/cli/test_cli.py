@@ -1,4 +1,4 @@
-"""`simtviz record` and `simtviz devices` as CONTRACT.md states them."""
+"""`simtviz record` and `simtviz devices` as docs/CONTRACT.md states them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The exit status of every command-line path (CONTRACT.md): 0 ok, 1 the check failed, 2 usage,
+"""The exit status of every command-line path (docs/CONTRACT.md): 0 ok, 1 the check failed, 2 usage,
 3 rejected, 4 too large without --force, 130 interrupted (Ctrl-C)."""
 
 from __future__ import annotations

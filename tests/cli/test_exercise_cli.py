@@ -1,4 +1,4 @@
-"""``simtviz exercise list|show|check`` as CONTRACT.md describes it (the checks run in a child
+"""``simtviz exercise list|show|check`` as docs/CONTRACT.md describes it (the checks run in a child
 process on the simulator, as a student's would)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every launch limit at its boundary: exactly at the limit passes, one over fails.
 
-The limits are those every CUDA GPU since compute capability 5.0 shares (CONTRACT.md): blockDim
+The limits are those every CUDA GPU since compute capability 5.0 shares (docs/CONTRACT.md): blockDim
 (1024, 1024, 64) with at most 1,024 threads per block, gridDim (2^31 - 1, 65,535, 65,535), and
 every dimension at least 1. The simulator runs 131,072 threads without asking, not one more.
 """

@@ -37,7 +37,7 @@ def test_export_writes_png_and_npz_loadable_like_record_output(qtbot, window, ru
     for name, values in recording.fields.items():
         np.testing.assert_array_equal(loaded.fields[name], values)
     np.testing.assert_array_equal(loaded.image("global linear index"), np.arange(384).reshape(12, 32))
-    with np.load(npz) as data:  # the keys `simtviz record` writes (CONTRACT.md)
+    with np.load(npz) as data:  # the keys `simtviz record` writes (docs/CONTRACT.md)
         assert data["threadIdx"].shape == (384, 3) and data["threadIdx"].dtype == np.int32
         assert str(data["backend"]) == "sim"
     with qtbot.waitSignal(window.session.exportFinished, timeout=RUN_TIMEOUT_MS):

@@ -28,7 +28,7 @@ def err(*lines: str) -> None:
 
 
 def message_lines(exc: BaseException, smaller: str = "") -> list[str]:
-    """What the command line prints for ``exc`` (CONTRACT.md: the driver's text comes first).
+    """What the command line prints for ``exc`` (docs/CONTRACT.md: the driver's text comes first).
 
     ``smaller``: how the command that failed asks for less (``a lower --budget``, ``a smaller
     --n``); a command is never told to use an option it does not have.

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             found, why = gpu_probe()
             raise no_gpu_for_current("the CUDA simulator is in use" if found else why)
     summary = occupancy_summary(args.block, args.regs, args.smem, args.device)
-    note = summary.pop("opt_in_note", None)  # words only: the JSON keys are CONTRACT.md's
+    note = summary.pop("opt_in_note", None)  # words only: the JSON keys are docs/CONTRACT.md's
     if args.json:
         print(json.dumps(summary), flush=True)
     else:

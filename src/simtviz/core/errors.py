@@ -17,11 +17,11 @@ from simtviz.core.trace.args import ArgSpecError
 from simtviz.core.trace.model import KernelCompileError, TopLevelError
 from simtviz.core.trace.source import TraceUnsupported
 
-# Exit statuses of the command line (CONTRACT.md).
+# Exit statuses of the command line (docs/CONTRACT.md).
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_REJECTED, EXIT_TOO_LARGE = 0, 1, 2, 3, 4
 EXIT_NOT_AVAILABLE = 5  # not available on this backend (a schedule on the simulator)
 EXIT_INTERRUPTED = 130
-EXIT_TIME_LIMIT = 6  # a traced kernel stopped at its time limit (CONTRACT.md, additions)
+EXIT_TIME_LIMIT = 6  # a traced kernel stopped at its time limit (docs/CONTRACT.md, additions)
 
 SYNTAX_ADVICE = (
     "Python cannot read that line: look for a missing colon, bracket or quote, or wrong indentation "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-# The simulator runs any launch up to this many threads without asking (CONTRACT.md).
+# The simulator runs any launch up to this many threads without asking (docs/CONTRACT.md).
 SIM_MAX_THREADS_UNASKED: Final = 131_072
 # On a GPU only absurd launches ask: past ~5 s of GPU time at the rate below.
 GPU_MAX_THREADS_UNASKED: Final = 1 << 40

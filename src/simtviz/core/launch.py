@@ -109,7 +109,7 @@ class LaunchConfig:
 
     @property
     def rank(self) -> int:
-        """1-D when y and z of both are 1, 2-D when z of both is 1, else 3-D (CONTRACT.md)."""
+        """1-D when y and z of both are 1, 2-D when z of both is 1, else 3-D (docs/CONTRACT.md)."""
         return max(self.grid.rank, self.block.rank)
 
     @property

@@ -69,7 +69,7 @@ class Recording:
         return spec.compute(self.fields, self.config, self.xp, self.has_hardware_fields)
 
     def plane_shape(self) -> tuple[int, int, int]:
-        """(planes, rows, columns) of the map for this launch (see CONTRACT.md, map layout)."""
+        """(planes, rows, columns) of the map for this launch (see docs/CONTRACT.md, map layout)."""
         wx, wy, wz = self.window.size
         if self.config.rank == 1:
             bx = self.config.block.x
@@ -128,7 +128,7 @@ class Recording:
         return out
 
     def save_npz(self, path: str | Path, progress: Callable[[float], None] | None = None) -> Path:
-        """Write the record in the ``simtviz record`` format (CONTRACT.md), atomically.
+        """Write the record in the ``simtviz record`` format (docs/CONTRACT.md), atomically.
 
         Written one array at a time (what ``np.savez`` does inside) so that ``progress`` (0..1)
         is called between arrays; it may raise to stop the export (nothing is left behind).

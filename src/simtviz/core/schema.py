@@ -2,7 +2,7 @@
 
 One table (``RECORD_SCHEMA``) gives each field's name, dtype and width. From it come the
 kernel's argument order and numba signature, the bytes a recorded thread costs, the fields the
-formulas check, the allocation, the CSV columns and the npz keys (CONTRACT.md, ``record``).
+formulas check, the allocation, the CSV columns and the npz keys (docs/CONTRACT.md, ``record``).
 ``COLOR_FIELDS`` is the table of what the map can be coloured by, and how each is computed.
 """
 

@@ -13,7 +13,7 @@ from simtviz.qt.map import Cell
 
 
 def _oracle_linear(config: LaunchConfig) -> np.ndarray:
-    """Global linear index of every thread, laid out as CONTRACT.md's map: (planes, rows, cols)."""
+    """Global linear index of every thread, laid out as docs/CONTRACT.md's map: (planes, rows, cols)."""
     window = Window.full(config)
     g = expected_field("grid3", config, window)
     ex, ey, ez = config.extent

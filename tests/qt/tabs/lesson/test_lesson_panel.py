@@ -1,7 +1,7 @@
 """The Lesson tab on the CPU simulator: every step's Try-it run through the app, the keyboard of a
 presenter remote, and the take-home handout.
 
-Expected values are worked by hand from the launches the lesson makes (CONTRACT.md map layout:
+Expected values are worked by hand from the launches the lesson makes (docs/CONTRACT.md map layout:
 a 1-D launch is one row per block, a 2-D one is blockDim.y × gridDim.y rows of blockDim.x ×
 gridDim.x columns).
 """

@@ -371,7 +371,7 @@ class KernelTab(QWidget):
         self.args.set_specs(params, keep)
 
     def set_args(self, specs: dict[str, str]) -> None:
-        """NAME → SPEC in the CLI's syntax (CONTRACT.md)."""
+        """NAME → SPEC in the CLI's syntax (docs/CONTRACT.md)."""
         self.refresh_params(dict(specs))
 
     def open_file(self, path: str | Path | None = None) -> bool:

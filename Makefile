@@ -17,7 +17,7 @@ run: $(STAMP)
 	$(VENV)/bin/simtviz $(ARGS)
 
 # Guardrails first (seconds), then the suite: lint, format, import layers (pyproject.toml's
-# [tool.importlinter]), types of core/ and backends/ ([tool.mypy]).
+# [tool.importlinter]), types of all of src/ ([tool.mypy], strict).
 test: $(STAMP)
 	$(PY) -m ruff check src tests benchmarks scripts
 	$(PY) -m ruff format --check src tests benchmarks scripts

@@ -19,6 +19,7 @@ from simtviz.core import estimates
 from simtviz.core.errors import LaunchRejected, LaunchTooLarge
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DRIVER_INVALID_VALUE, DeviceLimits, validate
+from simtviz.core.record import RecordRequest
 from simtviz.core.recording import Recording
 from simtviz.core.window import Window
 
@@ -175,8 +176,6 @@ class Backend(ABC):
         progress: Progress | None = None,
     ) -> Recording:
         """Launch the recording kernel once; raise LaunchRejected, LaunchTooLarge or KernelFailed."""
-        from simtviz.backends.record import RecordRequest
-
         recording: Recording = self.run("record", RecordRequest(config, window, force), progress)
         return recording
 

@@ -32,6 +32,10 @@ BUILTIN: dict[str, str] = {
     "exercise": "simtviz.backends.exercise",
 }
 
+# Experiments whose ``warm_up_gpu(backend)`` hook the GPU backend calls before the first Run, in
+# this order (named, not imported: the backend imports no experiment).
+WARM_UP_GPU: tuple[str, ...] = ("record", "schedule")
+
 _REGISTRY: dict[str, Experiment] = {}
 
 

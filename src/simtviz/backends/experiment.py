@@ -56,6 +56,14 @@ class Experiment(Protocol):
         """Run on the CUDA simulator, in whichever process calls it (numba simulated there)."""
 
 
+def is_isolated(experiment: Experiment) -> bool:
+    """True when ``experiment`` runs in a fresh child process per run, with a time limit
+    (``isolated = True``; ``backends.isolated``). Such an experiment may define
+    ``child_session(kind)``, what it does in that child (``isolated_child.ChildSession``); without
+    one the child runs its ``run_gpu`` / ``run_sim`` / ``run_emu`` half there."""
+    return bool(getattr(experiment, "isolated", False))
+
+
 def register(experiment: Experiment) -> Experiment:
     """Make ``experiment`` runnable by name; registering the same name again replaces it."""
     _REGISTRY[experiment.name] = experiment

@@ -57,8 +57,8 @@ START_TIMEOUT_S = 120.0
 STDERR_KEEP = 20_000  # characters of the child's stderr kept for messages (the kernel's prints)
 
 
-# Progress the child reports once the kernel has run (backends/trace/gpu.py, sim.py): from
-# there the analysis gets a clock of its own.
+# Progress the trace's child reports once the kernel has run (backends/trace/gpu.py, sim.py):
+# from there the analysis gets a clock of its own (an experiment's ``analysis_from``).
 ANALYSIS_FROM = 0.4
 ANALYSIS_LIMIT_S = 180.0
 
@@ -150,6 +150,9 @@ class IsolatedChild:
         chosen = resolve(experiment)
         self.experiment = chosen.name
         self.module = module_of(chosen)
+        # Progress from which what is left is simtviz's own analysis, on a clock of its own
+        # (None: one clock for the whole run).
+        self.analysis_from: float | None = getattr(chosen, "analysis_from", None)
         if not _stale_removed:
             _stale_removed = True
             remove_stale_trace_temp()
@@ -292,7 +295,8 @@ class IsolatedChild:
                     # what is left is simtviz's own analysis and timing, which on a fresh machine
                     # compiles CuPy's kernels for over 10 s (measured on the H200): that gets
                     # ANALYSIS_LIMIT_S of its own, once.
-                    if float(message[1]) >= ANALYSIS_FROM and not analysing:
+                    start = self.analysis_from
+                    if start is not None and float(message[1]) >= start and not analysing:
                         analysing = True
                         self.phase = "analysis"
                         step_s = max(float(request.time_limit_s), ANALYSIS_LIMIT_S)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from simtviz.backends.base import Backend, BackendInfo, Progress
 from simtviz.backends.experiment import register
+from simtviz.backends.isolated import ANALYSIS_FROM
 from simtviz.backends.trace import TRACE
 from simtviz.backends.trace.batch import TraceBatch, TraceBatchResult
 from simtviz.core.exercise.catalog import exercise
@@ -124,6 +125,7 @@ def in_process(kind: str, progress: Progress | None) -> BatchRunner:
 class ExerciseExperiment:
     name = "exercise"
     isolated = True  # graded in a child process per Check (the student's kernel runs there)
+    analysis_from = ANALYSIS_FROM  # the analysis after the traced run gets a clock of its own
 
     def check(self, request: ExerciseRequest, info: BackendInfo) -> None:
         """The tracer's checks on every case: unsupported constructs, argument mismatches."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from simtviz.backends.base import Backend, BackendInfo, Progress, simulated_rejection
 from simtviz.backends.experiment import register
+from simtviz.backends.isolated import ANALYSIS_FROM
 from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.trace.args import ArgSpecError, match_parameters, parse_args
@@ -52,6 +53,7 @@ def precheck(request: TraceRequest) -> Rewrite:
 class TraceExperiment:
     name = "trace"
     isolated = True  # a child process per run, killed at request.time_limit_s
+    analysis_from = ANALYSIS_FROM  # the analysis after the traced run gets a clock of its own
 
     def check(self, request: TraceRequest, info: BackendInfo, ask_gpu: bool = True) -> None:
         """Raises what would refuse ``request``. A construct the tracer refuses is first compiled

@@ -1,5 +1,6 @@
 """The Your kernel tab's arguments (the table of the kernel's parameters in the CLI's ``--arg``
-syntax) and the findings box's size; the traced run itself goes through ``RunSession.run``."""
+syntax), what Run refuses at once, and the findings box's size; the traced run itself goes
+through ``RunSession.run``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simtviz.backends.base import BackendInfo
+from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.trace.args import DTYPES, INITS, ArgSpecError, ArraySpec, parse_spec
+from simtviz.core.trace.model import TraceRequest
+from simtviz.core.trace.source import TraceUnsupported
+
+
+def refused_now(request: TraceRequest, info: BackendInfo) -> BaseException | None:
+    """What the trace's own check refuses at once, here (a few ms, nothing runs), to be said
+    without starting a run; None: start it. A construct the tracer refuses that a GPU may refuse
+    for a reason of its own goes on: the run's check compiles it for a GPU first (numba-cuda's
+    reason comes before the tracer's). A long launch goes on too: the session asks "Run it
+    anyway?" when the run's check refuses it."""
+    from simtviz.backends.trace import TRACE
+
+    try:
+        TRACE.check(request, info, ask_gpu=False)
+    except TraceUnsupported as exc:
+        from simtviz.backends.trace.gpu_compile import worth_asking
+
+        return None if worth_asking(exc, request.source) else exc
+    except LaunchTooLarge:
+        return None
+    except Exception as exc:
+        return exc
+    return None
 
 
 class ArgsTable(QTableWidget):

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simtviz.backends import info_for
 from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
 from simtviz.core.trace.infer import DEFAULT_ARRAY, infer_specs
 from simtviz.core.trace.model import (
@@ -53,7 +54,7 @@ from simtviz.core.trace.templates import templates
 from simtviz.core.trace.words import element_words, look_at
 from simtviz.qt.tabs.kernel import files as kernel_files
 from simtviz.qt.tabs.kernel.editor import CodeEditor
-from simtviz.qt.tabs.kernel.run import ArgsTable, fit_findings
+from simtviz.qt.tabs.kernel.run import ArgsTable, fit_findings, refused_now
 from simtviz.qt.tabs.kernel.views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
 
 if TYPE_CHECKING:
@@ -86,12 +87,14 @@ class KernelTab(QWidget):
         self._result: TraceResult | None = None
         self._data: TraceData | None = None
         self._loading = False
-        self._notes: list[str] = []  # what the backend said about this run (emu → sim)
+        # What the backend said about this run (emu → sim), and the findings shown before a run
+        # that was then not started (a No to "Run it anyway?").
+        self._notes: list[str] = []
+        self._before = ""
         self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DELAY_MS)
         self._save_timer.timeout.connect(self.save_state)
         self._build()
         self._restore()
-        self._before = ""  # the findings shown before a run that was then not started
         session.runStarted.connect(self._on_started)
         session.resultArrived.connect(self._on_result)
         session.runFailed.connect(self._on_run_failed)
@@ -433,26 +436,11 @@ class KernelTab(QWidget):
         """Check what can be checked here at once (nothing runs), then ``session.run("trace")``."""
         if self.busy:
             return False
-        from simtviz.backends import info_for
-        from simtviz.backends.trace import TRACE
-
         request = self.request(force)
-        info = info_for(self.session.child_kind())
         self.editor.mark_line(None)
-        try:
-            TRACE.check(request, info, ask_gpu=False)
-        except TraceUnsupported as exc:
-            from simtviz.backends.trace.gpu_compile import worth_asking
-
-            if not worth_asking(exc, request.source):
-                self._on_failed(exc)
-                return False
-            # Run anyway: the run's check compiles it for a GPU first (numba-cuda's reason, if it
-            # has one, comes before the tracer's), then refuses it with this same error.
-        except LaunchTooLarge:
-            pass  # the session asks "Run it anyway?" when the run's own check refuses it
-        except Exception as exc:
-            self._on_failed(exc)
+        refusal = refused_now(request, info_for(self.session.child_kind()))
+        if refusal is not None:
+            self._on_failed(refusal)
             return False
         self.save_state()
         return self.session.run(TRACE_RUN, request)
@@ -470,8 +458,6 @@ class KernelTab(QWidget):
         """A traced run started (Run here, or "Run it anyway?" answered Yes)."""
         if experiment != TRACE_RUN:
             return
-        from simtviz.backends import info_for
-
         self._notes = []
         self._before = self.result.toPlainText()
         self._set_busy(True)
@@ -485,10 +471,6 @@ class KernelTab(QWidget):
         if experiment == TRACE_RUN:
             self._notes.append(line)
 
-    def _on_result(self, experiment: str, result: TraceResult) -> None:
-        if experiment == TRACE_RUN:
-            self._on_finished(result)
-
     def _on_run_failed(self, experiment: str, _request: Any, exc: BaseException, _tb: str) -> None:
         if experiment != TRACE_RUN:
             return
@@ -498,7 +480,9 @@ class KernelTab(QWidget):
             return
         self._on_failed(exc)
 
-    def _on_finished(self, result: TraceResult) -> None:
+    def _on_result(self, experiment: str, result: TraceResult) -> None:
+        if experiment != TRACE_RUN:
+            return
         self._set_busy(False)
         self._result = result
         self._data = TraceData(result)

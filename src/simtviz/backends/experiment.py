@@ -17,7 +17,7 @@ then runs ``run_sim`` instead and says why.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from simtviz.backends.base import Backend, BackendInfo, Progress
@@ -56,6 +56,9 @@ class Experiment(Protocol):
         """Run on the CUDA simulator, in whichever process calls it (numba simulated there)."""
 
 
+E = TypeVar("E", bound=Experiment)
+
+
 def is_isolated(experiment: Experiment) -> bool:
     """True when ``experiment`` runs in a fresh child process per run, with a time limit
     (``isolated = True``; ``backends.isolated``). Such an experiment may define
@@ -64,7 +67,7 @@ def is_isolated(experiment: Experiment) -> bool:
     return bool(getattr(experiment, "isolated", False))
 
 
-def register(experiment: Experiment) -> Experiment:
+def register(experiment: E) -> E:
     """Make ``experiment`` runnable by name; registering the same name again replaces it."""
     _REGISTRY[experiment.name] = experiment
     return experiment

@@ -188,6 +188,8 @@ class RecordFailure:
 
     budget: int
     map_shown: bool
+    # Unused: the session asks "Run it anyway?" and re-runs (RunSession.confirmRequested).
+    run_anyway: Callable[[], None] | None = None
 
 
 def report_record_error(parent: QWidget, exc: BaseException, tb: str, run: RecordFailure) -> str | None:

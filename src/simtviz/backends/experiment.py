@@ -32,6 +32,10 @@ BUILTIN: dict[str, str] = {
     "exercise": "simtviz.backends.exercise",
 }
 
+# Experiments whose ``warm_up_gpu(backend)`` hook the GPU backend calls before the first Run, in
+# this order (named, not imported: the backend imports no experiment).
+WARM_UP_GPU: tuple[str, ...] = ("record", "schedule")
+
 _REGISTRY: dict[str, Experiment] = {}
 
 
@@ -53,6 +57,14 @@ class Experiment(Protocol):
 
 
 E = TypeVar("E", bound=Experiment)
+
+
+def is_isolated(experiment: Experiment) -> bool:
+    """True when ``experiment`` runs in a fresh child process per run, with a time limit
+    (``isolated = True``; ``backends.isolated``). Such an experiment may define
+    ``child_session(kind)``, what it does in that child (``isolated_child.ChildSession``); without
+    one the child runs its ``run_gpu`` / ``run_sim`` / ``run_emu`` half there."""
+    return bool(getattr(experiment, "isolated", False))
 
 
 def register(experiment: E) -> E:

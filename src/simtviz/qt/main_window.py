@@ -235,6 +235,11 @@ class MainWindow(StyledPages, QMainWindow):
         s.busyChanged.connect(self._on_busy)
         s.recordingChanged.connect(self._on_recorded)
         s.runFailed.connect(self._on_run_failed)
+        s.confirmRequested.connect(
+            lambda experiment, request, exc: dialogs.ask_run_anyway(
+                self, exc, lambda: s.run_anyway(experiment, request)
+            )
+        )
         s.fetchFailed.connect(
             lambda exc, _tb: status.showMessage(f"Could not read the record from the GPU: {exc}", 10000)
         )
@@ -401,11 +406,7 @@ class MainWindow(StyledPages, QMainWindow):
     def _on_run_failed(self, experiment: str, request: RecordRequest, exc: BaseException, tb: str) -> None:
         if experiment != RECORD:
             return
-        failure = dialogs.RecordFailure(
-            self.windowPanel.budget(),
-            self.recording is not None,
-            lambda: self.run(force=True),
-        )
+        failure = dialogs.RecordFailure(self.windowPanel.budget(), self.recording is not None)
         message = dialogs.report_record_error(self, exc, tb, failure)
         if message:
             self.statusBar().showMessage(message, 15000)

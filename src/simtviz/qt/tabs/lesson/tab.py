@@ -59,8 +59,7 @@ LESSON = "lesson"
 
 
 def _takes_page_keys(widget: QWidget | None) -> bool:
-    """True for a widget where the user types (an editor, a text field, a spin box): Page Down
-    there belongs to it."""
+    """True where the user types (an editor, a text field, a spin box): Page Down is theirs there."""
     if isinstance(widget, QPlainTextEdit | QTextEdit):
         return not widget.isReadOnly()
     return isinstance(widget, QLineEdit | QAbstractSpinBox)

@@ -9,14 +9,28 @@ is set in the launch panel, the recording window moved to the block, and the lau
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.recording import Recording
 from simtviz.qt.map import Cell
 
 if TYPE_CHECKING:
-    from simtviz.qt.tabs.index_map.tab import IndexMapTab
+    from simtviz.qt.map import IndexMap
+    from simtviz.qt.session import RunSession
+    from simtviz.qt.tabs.index_map.launch import LaunchPanel
+    from simtviz.qt.tabs.index_map.window import RecordingWindowPanel
+
+
+class IndexMapTab(Protocol):
+    """What the selector uses of the index map tab (``tab.IndexMapTab``, which builds it)."""
+
+    session: RunSession
+    indexMap: IndexMap
+    launchPanel: LaunchPanel
+    windowPanel: RecordingWindowPanel
+
+    def run(self, force: bool = False) -> None: ...
 
 
 def block_cell(recording: Recording, block_xyz: tuple[int, int, int]) -> Cell | None:

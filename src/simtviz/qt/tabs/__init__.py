@@ -24,12 +24,13 @@ Action = Callable[[Any], object]
 
 
 def load(path: str) -> Factory:
-    """The factory ``"module:callable"``, imported when the window builds the tab (not when this
-    table is read): a tab whose module fails to import is left out, the others still start."""
+    """The factory ``"module:callable"`` (the module under ``simtviz.qt.tabs``), imported when the
+    window builds the tab, not when this table is read: a tab whose module fails to import is
+    left out, the others still start."""
 
     def factory(session: RunSession) -> QWidget:
         module, _, name = path.partition(":")
-        make: Factory = getattr(importlib.import_module(module), name)
+        make: Factory = getattr(importlib.import_module(f"{__name__}.{module}"), name)
         return make(session)
 
     return factory
@@ -48,47 +49,14 @@ class TabSpec:
     cancel: Action | None = None
 
 
-# The index map is first: the window opens on it.
+# One row per tab, in the window's order; the index map is first (the window opens on it).
+# fmt: off
 TABS: tuple[TabSpec, ...] = (
-    TabSpec(
-        "Index map",
-        "indexMapTab",
-        load("simtviz.qt.tabs.index_map.tab:IndexMapTab"),
-        scrolls=True,
-        run=lambda t: t.run(),
-    ),
-    TabSpec(
-        "Vector add",
-        "vecaddPanel",
-        load("simtviz.qt.tabs.vecadd.panel:VecaddPanel"),
-        scrolls=True,
-        run=lambda t: t.run(),
-    ),
-    TabSpec(
-        "Your kernel",
-        "kernelTab",
-        load("simtviz.qt.tabs.kernel.tab:KernelTab"),
-        scrolls=True,
-        run=lambda t: t.run(),
-        cancel=lambda t: t.cancel(),
-    ),
-    TabSpec(
-        "Where blocks ran",
-        "scheduleTab",
-        load("simtviz.qt.tabs.schedule.tab:SchedulePanel"),
-        run=lambda t: t.run(),
-    ),
-    TabSpec(
-        "Lesson",
-        "lessonPanel",
-        load("simtviz.qt.tabs.lesson.tab:LessonPanel"),
-        scrolls=True,
-        run=lambda t: t.try_it(),
-    ),
-    TabSpec(
-        "Exercises",
-        "exercisesTab",
-        load("simtviz.qt.tabs.exercises.tab:ExercisesTab"),
-        run=lambda t: t.check(),
-    ),
+    TabSpec("Index map", "indexMapTab", load("index_map.tab:IndexMapTab"), scrolls=True, run=lambda t: t.run()),  # noqa: E501
+    TabSpec("Vector add", "vecaddPanel", load("vecadd.panel:VecaddPanel"), scrolls=True, run=lambda t: t.run()),  # noqa: E501
+    TabSpec("Your kernel", "kernelTab", load("kernel.tab:KernelTab"), scrolls=True, run=lambda t: t.run(), cancel=lambda t: t.cancel()),  # noqa: E501
+    TabSpec("Where blocks ran", "scheduleTab", load("schedule.tab:SchedulePanel"), run=lambda t: t.run()),
+    TabSpec("Lesson", "lessonPanel", load("lesson.tab:LessonPanel"), scrolls=True, run=lambda t: t.try_it()),
+    TabSpec("Exercises", "exercisesTab", load("exercises.tab:ExercisesTab"), run=lambda t: t.check()),
 )
+# fmt: on

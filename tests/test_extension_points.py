@@ -117,7 +117,7 @@ REGISTRY_LINES = {
     "backends/experiment.py": ('    "exercise": ', '    "toy": "simtviz.backends.toy",'),
     "qt/tabs/__init__.py": (
         '    TabSpec("Exercises", ',
-        '    TabSpec("Toy", "toyTab", load("toy.tab:ToyTab"), run=lambda t: t.run()),',
+        '    TabSpec("Toy", "toyTab", Lazy("toy.tab:ToyTab"), run=lambda t: t.run()),',
     ),
     "cli/__init__.py": ('    "record", "vecadd", ', '    "toy",'),
 }

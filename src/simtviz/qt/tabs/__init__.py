@@ -23,17 +23,21 @@ Factory = Callable[["RunSession"], QWidget]
 Action = Callable[[Any], object]
 
 
-def load(path: str) -> Factory:
-    """The factory ``"module:callable"`` (the module under ``simtviz.qt.tabs``), imported when the
+@dataclass(frozen=True)
+class Lazy:
+    """A factory read lazily: ``"module:callable"`` (the module under ``simtviz.qt.tabs``), imported when the
     window builds the tab, not when this table is read: a tab whose module fails to import is
     left out, the others still start."""
 
-    def factory(session: RunSession) -> QWidget:
-        module, _, name = path.partition(":")
-        make: Factory = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-        return make(session)
+    path: str
 
-    return factory
+    @property
+    def module(self) -> str:
+        return f"{__name__}.{self.path.partition(':')[0]}"
+
+    def __call__(self, session: RunSession) -> QWidget:
+        make: Factory = getattr(importlib.import_module(self.module), self.path.partition(":")[2])
+        return make(session)
 
 
 @dataclass(frozen=True)
@@ -52,11 +56,11 @@ class TabSpec:
 # One row per tab, in the window's order; the index map is first (the window opens on it).
 # fmt: off
 TABS: tuple[TabSpec, ...] = (
-    TabSpec("Index map", "indexMapTab", load("index_map.tab:IndexMapTab"), scrolls=True, run=lambda t: t.run()),  # noqa: E501
-    TabSpec("Vector add", "vecaddPanel", load("vecadd.panel:VecaddPanel"), scrolls=True, run=lambda t: t.run()),  # noqa: E501
-    TabSpec("Your kernel", "kernelTab", load("kernel.tab:KernelTab"), scrolls=True, run=lambda t: t.run(), cancel=lambda t: t.cancel()),  # noqa: E501
-    TabSpec("Where blocks ran", "scheduleTab", load("schedule.tab:SchedulePanel"), run=lambda t: t.run()),
-    TabSpec("Lesson", "lessonPanel", load("lesson.tab:LessonPanel"), scrolls=True, run=lambda t: t.try_it()),
-    TabSpec("Exercises", "exercisesTab", load("exercises.tab:ExercisesTab"), run=lambda t: t.check()),
+    TabSpec("Index map", "indexMapTab", Lazy("index_map.tab:IndexMapTab"), scrolls=True, run=lambda t: t.run()),  # noqa: E501
+    TabSpec("Vector add", "vecaddPanel", Lazy("vecadd.panel:VecaddPanel"), scrolls=True, run=lambda t: t.run()),  # noqa: E501
+    TabSpec("Your kernel", "kernelTab", Lazy("kernel.tab:KernelTab"), scrolls=True, run=lambda t: t.run(), cancel=lambda t: t.cancel()),  # noqa: E501
+    TabSpec("Where blocks ran", "scheduleTab", Lazy("schedule.tab:SchedulePanel"), run=lambda t: t.run()),
+    TabSpec("Lesson", "lessonPanel", Lazy("lesson.tab:LessonPanel"), scrolls=True, run=lambda t: t.try_it()),
+    TabSpec("Exercises", "exercisesTab", Lazy("exercises.tab:ExercisesTab"), run=lambda t: t.check()),
 )
 # fmt: on

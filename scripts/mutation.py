@@ -858,7 +858,7 @@ PLANTED: list[Plant] = [
     ),
     (
         "'Run it anyway? Yes' runs without force",
-        [("qt/main_window.py", "lambda: self.run(force=True)", "lambda: self.run()")],
+        [("qt/tabs/index_map/tab.py", "lambda: self.run(force=True)", "lambda: self.run()")],
         ["tests/qt/test_run_anyway.py"],
     ),
     (

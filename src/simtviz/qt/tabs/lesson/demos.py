@@ -57,8 +57,9 @@ class LessonDemos:
 
     def _find(self, kind: type[T], name: str) -> T | None:
         """The widget ``name`` elsewhere in the panel's window (None when the panel is alone)."""
-        top = cast("QWidget", self).window()  # the mixin is always a LessonPanel (a QWidget)
-        return top.findChild(kind, name) if top is not self else None
+        me = cast("QWidget", self)  # the mixin is always a LessonPanel (a QWidget)
+        top = me.window()
+        return top.findChild(kind, name) if top is not me else None
 
     def _map_tab(self) -> IndexMapTab | None:
         return cast("IndexMapTab | None", self._find(QWidget, "mapSplitter"))

@@ -56,8 +56,10 @@ class IndexMapTab(QSplitter):
         self.setObjectName("mapSplitter")
         self.session = session
         self._build()
-        self._wire()
+        # Before _wire: a block asked for pins as the recording arrives, and the run's own
+        # status line ("Recording all … threads") comes after it.
         self._selector = BlockSelector(self)
+        self._wire()
         self._map_style: tuple[str, bool] | None = None
 
     # --- layout ----------------------------------------------------------------------------------

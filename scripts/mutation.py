@@ -857,7 +857,7 @@ PLANTED: list[Plant] = [
     ),
     (
         "'Run it anyway? Yes' runs without force",
-        [("qt/main_window.py", "lambda: self.run(force=True)", "lambda: self.run()")],
+        [("qt/session.py", "replace(request, force=True)", "request")],
         ["tests/qt/test_run_anyway.py"],
     ),
     (

@@ -334,7 +334,7 @@ def test_a_16_by_16_block_map_is_readable_at_1280x720_in_presentation(qtbot, win
     # 16 rows fill the view's height: with the inspector under the map the view was 167 px for
     # 16.6 rows, 10 px a cell; beside it, ≥ 20 px a cell (numbers drawn half a cell high).
     assert vb.size().height() / (y1 - y0) >= 20
-    assert window._innerSplitter.orientation() == Qt.Orientation.Horizontal
+    assert window.indexMapTab._innerSplitter.orientation() == Qt.Orientation.Horizontal
     assert fully_visible(window.indexMap.view) and fully_visible(window.inspector)
 
 

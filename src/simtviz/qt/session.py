@@ -24,7 +24,7 @@ from dataclasses import dataclass, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QSettings, Signal
 
 from simtviz.backends.base import Backend, BackendInfo
 from simtviz.backends.record import RecordRequest as BackendRecordRequest
@@ -34,7 +34,7 @@ from simtviz.core.maps import MapImages, is_device, map_images
 from simtviz.core.recording import Recording, load_npz
 from simtviz.core.window import choose_window
 from simtviz.jobs import Job
-from simtviz.qt.settings import APP_BUDGET_THREADS
+from simtviz.qt.settings import APP_BUDGET_THREADS, AppSettings
 from simtviz.qt.worker_bridge import WorkerBridge
 
 RECORD = "record"
@@ -124,6 +124,12 @@ class RunSession(QObject):
     confirmRequested = Signal(str, object, object)
     # An isolated run ended, from its thread: experiment, request, result, exception, traceback.
     _isolatedDone = Signal(str, object, object, object, str)
+    # Intents: one tab asks for something another tab or the window does (see "intents" below).
+    showRequested = Signal(object)  # a QWidget: bring forward the tab page that holds it
+    statusRequested = Signal(str, int)  # a passing message, its milliseconds (0: a busy line)
+    launchRequested = Signal(object, str)  # LaunchConfig, colouring ("": keep): show it in the index map
+    blockRequested = Signal(object, object)  # LaunchConfig, blockIdx: pin its thread (0, 0, 0)
+    presentationChanged = Signal(bool)  # the window's font size changed (presentation mode)
 
     def __init__(
         self,
@@ -132,6 +138,10 @@ class RunSession(QObject):
         backend: str = "sim",
     ) -> None:
         super().__init__(parent)
+        # The view settings the window loaded, and where they are kept (None: nowhere, e.g. a
+        # panel built alone in a test): tabs read and save their own keys through these.
+        self.settings = AppSettings()
+        self.store: QSettings | None = None
         self._recording: Recording | None = None
         self._opened_from: Path | None = None
         self._info: BackendInfo | None = None
@@ -475,3 +485,28 @@ class RunSession(QObject):
 
         WARM.close()  # the children started ahead
         return self.bridge.shutdown(timeout)
+
+    # --- intents ------------------------------------------------------------------------------
+    # A tab never reaches into the window or another tab: it states what it wants here, and the
+    # window (tab pages, status bar) or the index map tab (launches, blocks) answers.
+    def show(self, widget: Any) -> None:
+        """Bring forward the tab page that holds ``widget``."""
+        self.showRequested.emit(widget)
+
+    def say(self, text: str, ms: int = 8000) -> None:
+        """A passing message in the status bar; ``ms`` 0: a busy line, gone when the run ends."""
+        self.statusRequested.emit(text, ms)
+
+    def show_launch(self, config: LaunchConfig, colouring: str = "") -> None:
+        """Show ``config`` in the index map (coloured by ``colouring``), recording it unless the
+        map shows it already; the recording arrives through ``recordingChanged``."""
+        self.launchRequested.emit(config, colouring)
+
+    def show_block(self, config: LaunchConfig, block_xyz: tuple[int, int, int]) -> None:
+        """Pin thread (0, 0, 0) of ``block_xyz`` of ``config`` in the index map (recording it first
+        when the map does not hold that block)."""
+        self.blockRequested.emit(config, block_xyz)
+
+    def set_presentation(self, on: bool) -> None:
+        self.settings.presentation = bool(on)
+        self.presentationChanged.emit(bool(on))

@@ -86,7 +86,7 @@ class IndexMap(CellsMixin, QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.controls = MapControls(self)
+        self.controls = MapControls(self, self)
         c = self.controls
         self.colorBy, self.zLabel, self.zSlice = c.colorBy, c.zLabel, c.zSlice
         self.tiledCheck, self.fitButton, self.seeAllButton = c.tiledCheck, c.fitButton, c.seeAllButton
@@ -422,7 +422,7 @@ class IndexMap(CellsMixin, QWidget):
     def _title(self) -> str:
         rec = self._recording
         assert rec is not None
-        title = f"{rec.config.launch_line('kernel', '')[:-2]} — {self._field}"
+        title = f"{rec.config.launch_line('kernel', None)} — {self._field}"
         if rec.config.rank == 3 and not self.is_tiled():
             title += f" — z = {rec.window.origin[2] + self._plane}"
         # Which backend ran, on the map itself: it goes into every exported PNG and snapshot.

@@ -41,7 +41,6 @@ from simtviz.core.exercise.model import CHECK_TITLES, Exercise, Report
 from simtviz.qt.tabs.kernel.editor import CodeEditor
 
 if TYPE_CHECKING:
-    from simtviz.qt.main_window import MainWindow
     from simtviz.qt.session import RunSession
 
 KEY = "exercises/"  # exercises/current, exercises/<id>/source, …/passed, …/hints
@@ -53,11 +52,12 @@ class ExercisesTab(QWidget):
     """objectName ``exercisesTab``: ``select(id)``, ``set_source(text)``, ``check()``,
     ``report()``, ``progress()`` and ``export_html(path)`` for tests and scripts."""
 
-    def __init__(self, session: RunSession, window: MainWindow | None = None) -> None:
+    def __init__(self, session: RunSession) -> None:
         super().__init__()
         self.setObjectName("exercisesTab")
         self.session = session
-        qs = getattr(window, "_qsettings", None)
+        # Where the window keeps its settings (the session carries it); alone: the default file.
+        qs = session.store
         self._qs: QSettings = qs if isinstance(qs, QSettings) else QSettings()
         self._current: Exercise = exercises()[0]
         self._report: Report | None = None

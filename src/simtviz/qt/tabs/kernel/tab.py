@@ -58,7 +58,6 @@ from simtviz.qt.tabs.kernel.run import ArgsTable, fit_findings, refused_now
 from simtviz.qt.tabs.kernel.views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
 
 if TYPE_CHECKING:
-    from simtviz.qt.main_window import MainWindow
     from simtviz.qt.session import RunSession
 
 log = logging.getLogger(__name__)
@@ -83,11 +82,12 @@ class KernelTab(QWidget):
     _said_too_long = False
     _said_unsaved = False
 
-    def __init__(self, session: RunSession, window: MainWindow | None = None) -> None:
+    def __init__(self, session: RunSession) -> None:
         super().__init__()
         self.setObjectName("kernelTab")
         self.session = session
-        qs = getattr(window, "_qsettings", None)
+        # Where the window keeps its settings (the session carries it); alone: the default file.
+        qs = session.store
         self._qs: QSettings = qs if isinstance(qs, QSettings) else QSettings()
         self._result: TraceResult | None = None
         self._data: TraceData | None = None
@@ -319,10 +319,7 @@ class KernelTab(QWidget):
         kernel_files.restore(self)
 
     def _status(self, text: str) -> None:
-        window = self.window()
-        status = getattr(window, "statusBar", None)
-        if callable(status):
-            status().showMessage(text, 15000)
+        self.session.say(text, 15000)
 
     def _set_dims(self, grid: str, block: str) -> None:
         for what, text in (("grid", grid), ("block", block)):

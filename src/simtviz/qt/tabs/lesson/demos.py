@@ -1,14 +1,16 @@
-"""The lesson's demonstrations that drive the rest of the app: the index map (launch panel spin
-boxes, ``colorBy``, the pinned thread), the vector-add panel, and the views found by objectName.
+"""The lesson's demonstrations that drive the rest of the app: the index map (through the
+session's ``show_launch`` intent; then its map and inspector for the figure and the pinned
+thread), the vector-add panel, and the views found by objectName in the panel's window.
 
-A mixin of ``LessonPanel``: it uses the panel's window, status line, figures and tab switching.
+A mixin of ``LessonPanel``: it uses the panel's session, status line, figures and tab switching.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from PySide6.QtWidgets import QComboBox, QSpinBox, QWidget
+from PySide6.QtWidgets import QWidget
 
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.lesson import Step, TryIt
@@ -17,6 +19,11 @@ from simtviz.qt.map import Cell
 
 if TYPE_CHECKING:
     from simtviz.core.recording import Recording
+    from simtviz.qt.session import RunSession
+    from simtviz.qt.tabs.index_map.tab import IndexMapTab
+    from simtviz.qt.tabs.vecadd.panel import VecaddPanel
+
+T = TypeVar("T", bound=QWidget)
 
 VIEW_NAMES = {"kernelTab": "Your kernel", "scheduleView": "the schedule view", "occupancyView": "occupancy"}
 
@@ -31,7 +38,7 @@ def cell_of(recording: Recording, block_idx: tuple[int, ...], thread_idx: tuple[
 class LessonDemos:
     """Try-its of the actions ``index_map``, ``vecadd`` and ``open_view``."""
 
-    _window: Any
+    _session: RunSession | None
     _kind: str
     _colour_turn: dict[str, int]
     _pending_map: tuple[str, TryIt, LaunchConfig] | None
@@ -43,42 +50,42 @@ class LessonDemos:
         def _status(self, text: str) -> None: ...
         def _where(self) -> str: ...
         def _label_buttons(self) -> None: ...
-        def _open_page_of(self, widget: QWidget) -> bool: ...
+        def _open_page_of(self, widget: QWidget, show: Callable[[], object] | None = None) -> bool: ...
         def _add_figure(self, section: str, png: bytes, caption: str, replace: bool = False) -> None: ...
 
+    def _find(self, kind: type[T], name: str) -> T | None:
+        """The widget ``name`` elsewhere in the panel's window (None when the panel is alone)."""
+        me = cast("QWidget", self)  # the mixin is always a LessonPanel (a QWidget)
+        top = me.window()
+        return top.findChild(kind, name) if top is not me else None
+
+    def _map_tab(self) -> IndexMapTab | None:
+        return cast("IndexMapTab | None", self._find(QWidget, "mapSplitter"))
+
     def _try_index_map(self, s: Step, t: TryIt) -> None:
-        w = self._window
-        if w is None:
+        w, session = self._map_tab(), self._session
+        if w is None or session is None:
             self._status("The index map is not available here.")
             return
-        if not w.session.can_run:
+        if not session.can_run:
             self._status("Busy: wait until the current run has finished.")
             return
         config = LaunchConfig.of(tuple(t.params["grid"]), tuple(t.params["block"]))
         colours: tuple[str, ...] = tuple(t.params.get("colors", ()))
-        shown = w.recording is not None and w.recording.config == config
+        shown = session.recording is not None and session.recording.config == config
         turn = self._colour_turn.get(s.section)
         # A second press on a map already run for this step shows its next colouring.
         turn = 0 if turn is None or not shown else (turn + 1) % max(1, len(colours))
         self._colour_turn[s.section] = turn
-        if colours:
-            combo = w.findChild(QComboBox, "colorBy")
-            if combo is not None:
-                combo.setCurrentText(colours[turn])
-            w.indexMap.set_color_field(colours[turn])
         self._label_buttons()
-        self._open_page_of(w.indexMap)
+        if not shown:
+            self._pending_map = (s.section, t, config)
+            self._status(f"Running {config.launch_line('kernel', None)} on {self._where()} …")
+        # The index map colours, comes forward and records (unless it shows the launch already);
+        # the recording arrives through recordingChanged.
+        self._open_page_of(w, lambda: session.show_launch(config, colours[turn] if colours else ""))
         if shown:
             self._after_map(s.section, t, colour_only=True)
-            return
-        for what, dim in (("grid", config.grid), ("block", config.block)):
-            for axis, value in zip("XYZ", dim.as_tuple(), strict=True):
-                spin = w.findChild(QSpinBox, f"{what}{axis}")
-                if spin is not None:
-                    spin.setValue(value)
-        self._pending_map = (s.section, t, config)
-        self._status(f"Running {config.launch_line('kernel', None)} on {self._where()} …")
-        w.run()  # the recording arrives through recordingChanged
 
     def _on_recording(self, recording: Recording) -> None:
         pending = self._pending_map
@@ -89,9 +96,9 @@ class LessonDemos:
         self._after_map(section, t)
 
     def _after_map(self, section: str, t: TryIt, colour_only: bool = False) -> None:
-        w = self._window
-        assert w is not None
-        recording = w.recording
+        w = self._map_tab()
+        assert w is not None and self._session is not None
+        recording = self._session.recording
         assert recording is not None
         _planes, rows, cols = recording.plane_shape()
         text = f"The index map shows {rows} rows × {cols} columns, coloured by {w.indexMap.color_field()}."
@@ -112,7 +119,7 @@ class LessonDemos:
     def _pin(self, recording: Recording, block_idx: tuple[int, ...], thread_idx: tuple[int, ...]) -> None:
         """Pin one thread through the inspector's Go to, as a teacher would type it, so the
         inspector shows its worked formula."""
-        w = self._window
+        w = self._map_tab()
         assert w is not None
         address = f"blockIdx {','.join(map(str, block_idx))} threadIdx {','.join(map(str, thread_idx))}"
         if not w.inspector.go_to(address):
@@ -121,15 +128,14 @@ class LessonDemos:
                 w.indexMap.pin(cell)
 
     def _try_vecadd(self, s: Step, t: TryIt) -> None:
-        w = self._window
-        panel = w.findChild(QWidget, "vecaddPanel") if w is not None else None
+        panel = cast("VecaddPanel | None", self._find(QWidget, "vecaddPanel"))
         if panel is None:
             self._status("The vector-add panel is not available here.")
             return
         n = t.params.get("n") or default_n(self._kind)
-        panel.findChild(QSpinBox, "vecaddN").setValue(int(n))
-        panel.findChild(QSpinBox, "vecaddBlock").setValue(int(t.params.get("block", 256)))
-        panel.findChild(QComboBox, "vecaddVariant").setCurrentIndex(1 if t.params.get("unguarded") else 0)
+        panel.vecaddN.setValue(int(n))
+        panel.vecaddBlock.setValue(int(t.params.get("block", 256)))
+        panel.vecaddVariant.setCurrentIndex(1 if t.params.get("unguarded") else 0)
         self._open_page_of(panel)
         self._pending_vecadd = (s.section, t)
         self._status(f"Running the vector add on {self._where()} (the Vector add tab) …")
@@ -138,7 +144,7 @@ class LessonDemos:
     def _try_open_view(self, t: TryIt) -> None:
         name = str(t.params["view"])
         words = VIEW_NAMES.get(name, name)
-        target = self._window.findChild(QWidget, name) if self._window is not None else None
+        target = self._find(QWidget, name)
         if target is None or not self._open_page_of(target):
             self._status(f"{words[0].upper() + words[1:]} is not available in this build.")
             return

@@ -319,6 +319,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "core/trace/rewrite.py",
         [
+            "tests/core/trace/test_rewrite_handworked.py",
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/core/trace/test_trace_rewrite.py",
             "tests/core/trace/test_trace_analysis_handworked.py",

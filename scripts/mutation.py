@@ -161,7 +161,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ),
     (
         "core/trace/words.py",
-        ["tests/core/trace/test_trace_words.py", "tests/core/trace/test_trace_report_handworked.py"],
+        [
+            "tests/core/trace/test_words_handworked.py",
+            "tests/core/trace/test_trace_words.py",
+            "tests/core/trace/test_trace_report_handworked.py",
+        ],
     ),
     (
         "core/trace/infer.py",

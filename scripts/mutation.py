@@ -184,7 +184,14 @@ TESTS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("core/trace/templates.py", ["tests/emu/test_emu_differential.py", "tests/kernels/test_trace_ptx.py"]),
-    ("core/npz_read.py", ["tests/core/test_record_headers.py", "tests/core/test_files.py"]),
+    (
+        "core/npz_read.py",
+        [
+            "tests/core/test_npz_read_handworked.py",
+            "tests/core/test_record_headers.py",
+            "tests/core/test_files.py",
+        ],
+    ),
     (
         "core/exercise/*",
         [

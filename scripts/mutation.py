@@ -379,7 +379,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "core/lesson*.py",
         [
-            "tests/core/lesson/test_lesson_probe_params.py",
+            "tests/core/lesson/test_lesson_handworked.py",
             "tests/core/lesson/test_lesson.py",
             "tests/backends/lesson/test_lesson_probes.py",
             "tests/backends/lesson/test_lesson_experiment.py",

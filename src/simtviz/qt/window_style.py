@@ -9,27 +9,33 @@ the user looks at this one (one per turn of the event loop), so a later tab swit
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
 
-from simtviz.qt.theme import PALETTES, point_size, stylesheet
+from simtviz.qt.theme import point_size, stylesheet
 
 if TYPE_CHECKING:
-    from simtviz.qt.main_window import MainWindow
+    from PySide6.QtWidgets import QMainWindow, QTabWidget
 
-    _Base = MainWindow
+    from simtviz.qt.settings import AppSettings
+
+    _Base = QMainWindow
 else:
     _Base = object
 
 
 class StyledPages(_Base):
-    """Mixed into ``MainWindow``: ``font_rule()`` and ``_restyle()``."""
+    """Mixed into ``MainWindow``: ``font_rule()`` and ``_restyle()``. Each page is given the font
+    size; a page whose widget draws rather than styles (the index map) has ``apply_style(theme,
+    presentation)`` called instead of being re-polished for nothing."""
+
+    settings: AppSettings
+    tabs: QTabWidget
 
     def _init_styles(self) -> None:
         self._styled_theme = ""
         self._pages_to_style: list[int] = []
-        self._map_style: tuple[str, bool] | None = None
         self.tabs.currentChanged.connect(self._style_page)
 
     def font_rule(self) -> str:
@@ -60,15 +66,7 @@ class StyledPages(_Base):
         rule = self.font_rule()
         if page is not None and page.styleSheet() != rule:
             page.setStyleSheet(rule)
-        if index == 0:  # the index map's page: the map and the inspector are drawn, not styled
-            self._style_map()
-
-    def _style_map(self) -> None:
-        wanted = (self.settings.theme, self.settings.presentation)
-        if self._map_style == wanted:
-            return
-        self._map_style = wanted
-        self.inspector.set_point_size(point_size(self.settings.presentation))
-        self.indexMap.apply_style(PALETTES[self.settings.theme], self.settings.presentation)
-        self._narrow = None
-        self._arrange()
+        # A tab drawn rather than styled (the index map's map and inspector) restyles itself.
+        apply_style: Any = getattr(page, "apply_style", None)
+        if callable(apply_style):
+            apply_style(self.settings.theme, self.settings.presentation)

@@ -170,17 +170,17 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "core/trace/infer.py",
         [
+            "tests/core/trace/test_infer_handworked.py",
             "tests/backends/trace/test_trace_student_errors.py",
             "tests/qt/tabs/kernel/test_kernel_files.py",
-            "tests/core/trace/test_infer_handworked.py",
         ],
     ),
     (
         "core/trace/hazards.py",
         [
+            "tests/core/trace/test_hazards_handworked.py",
             "tests/core/trace/test_trace_hazards.py",
             "tests/emu/test_exercises_emu.py",
-            "tests/core/trace/test_hazards_handworked.py",
         ],
     ),
     ("core/trace/templates.py", ["tests/emu/test_emu_differential.py", "tests/kernels/test_trace_ptx.py"]),

@@ -123,3 +123,19 @@ def test_a_long_file_starting_with_a_kernel_and_ending_in_a_new_decorator() -> N
     # on the last line belongs to no kernel read here
     src = "@cuda.jit\ndef first(E):\n    E[0] = 1.0\n" + PADDING + "@cuda.jit"
     assert infer_specs(src, "first") == {"E": "float32[1000]:zeros"}
+
+
+def test_a_scalar_bounding_a_loop_is_an_integer_size() -> None:
+    # range(n) and range(0, m, step) need integers: a float32 1.0 there fails numba's typing
+    body = (
+        "i = cuda.grid(1)\ns = 0.0\nfor j in range(n):\n    s += B[j]\n"
+        "for j in range(0, m, step):\n    s += B[j]\nA[i] = s\n"
+    )
+    assert specs(body, "A, B, n, m, step, a") == {
+        "A": "float32[1000]:zeros",
+        "B": "float32[1000]:random",
+        "n": "int32:1000",
+        "m": "int32:1000",
+        "step": "int32:1000",
+        "a": "float32:1.0",
+    }

@@ -161,15 +161,37 @@ TESTS: list[tuple[str, list[str]]] = [
     ),
     (
         "core/trace/words.py",
-        ["tests/core/trace/test_trace_words.py", "tests/core/trace/test_trace_report_handworked.py"],
+        [
+            "tests/core/trace/test_words_handworked.py",
+            "tests/core/trace/test_trace_words.py",
+            "tests/core/trace/test_trace_report_handworked.py",
+        ],
     ),
     (
         "core/trace/infer.py",
-        ["tests/backends/trace/test_trace_student_errors.py", "tests/qt/tabs/kernel/test_kernel_files.py"],
+        [
+            "tests/core/trace/test_infer_handworked.py",
+            "tests/backends/trace/test_trace_student_errors.py",
+            "tests/qt/tabs/kernel/test_kernel_files.py",
+        ],
     ),
-    ("core/trace/hazards.py", ["tests/core/trace/test_trace_hazards.py", "tests/emu/test_exercises_emu.py"]),
+    (
+        "core/trace/hazards.py",
+        [
+            "tests/core/trace/test_hazards_handworked.py",
+            "tests/core/trace/test_trace_hazards.py",
+            "tests/emu/test_exercises_emu.py",
+        ],
+    ),
     ("core/trace/templates.py", ["tests/emu/test_emu_differential.py", "tests/kernels/test_trace_ptx.py"]),
-    ("core/npz_read.py", ["tests/core/test_record_headers.py", "tests/core/test_files.py"]),
+    (
+        "core/npz_read.py",
+        [
+            "tests/core/test_npz_read_handworked.py",
+            "tests/core/test_record_headers.py",
+            "tests/core/test_files.py",
+        ],
+    ),
     (
         "core/exercise/*",
         [
@@ -307,6 +329,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "core/trace/rewrite.py",
         [
+            "tests/core/trace/test_rewrite_handworked.py",
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/core/trace/test_trace_rewrite.py",
             "tests/core/trace/test_trace_analysis_handworked.py",
@@ -355,6 +378,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "core/lesson*.py",
         [
+            "tests/core/lesson/test_lesson_handworked.py",
             "tests/core/lesson/test_lesson.py",
             "tests/backends/lesson/test_lesson_probes.py",
             "tests/backends/lesson/test_lesson_experiment.py",

@@ -6,8 +6,9 @@ parameters from the code" fills the Your kernel tab's table with.
 - an array whose elements are used as an index (``bins[data[i] % 8]``, or through a variable
   ``b = data[i]; bins[b]``) holds integers: int32, random (0..99, good for bins and indices);
 - an array counted into (``bins[b] += 1``, ``cuda.atomic.add(bins, b, 1)``) holds integers too;
-- a scalar compared with a thread index or another integer (``if i < n``) or used as an index is
-  a size: int32, valued as the first 1-D array's length; any other scalar is float32 1.0;
+- a scalar compared with a thread index or another integer (``if i < n``), used as an index or
+  in ``range(...)`` is a size: int32, valued as the first 1-D array's length; any other scalar is
+  float32 1.0;
 - every other array is float32, 1000 elements (32×32 for 2-D, 8×8×8 for 3-D): random when the
   kernel only reads it, else zeros.
 """
@@ -144,7 +145,8 @@ def _int_like(node: ast.expr, ints: set[str]) -> bool:
 
 
 def _size_scalars(fn: ast.FunctionDef, scalars: set[str]) -> set[str]:
-    """Scalars compared with an integer (a thread index, a constant) or used inside an index."""
+    """Scalars compared with an integer (a thread index, a constant), used inside an index or
+    in ``range(...)``."""
     ints: set[str] = set()
     for _ in range(3):
         for node in ast.walk(fn):
@@ -162,6 +164,10 @@ def _size_scalars(fn: ast.FunctionDef, scalars: set[str]) -> set[str]:
                 out |= named
     for index in _indices(fn):
         out |= _names(index) & scalars
+    for node in ast.walk(fn):  # range(n), range(a, b, step): numba wants integers there
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            for arg in node.args:
+                out |= _names(arg) & scalars
     return out
 
 

@@ -1,10 +1,13 @@
 """How the main window applies its theme and font size (presentation mode) without stalling.
 
-The font size goes into style sheets: with a style sheet set, Qt no longer passes a parent's
-setFont() on to its children. A new sheet on the window re-polishes every widget of every tab
-(~300 ms, issue 21), so the theme's sheet stays on the window and changes only with the theme;
-the font size goes on the bars and on the shown tab's page at once, and on each other page while
-the user looks at this one (one per turn of the event loop), so a later tab switch restyles nothing.
+A new style sheet re-polishes every widget under it: on the window, every widget of every tab
+(~300 ms, issue 21); on the Your kernel page alone still 100–200 ms. So the theme's sheet stays
+on the window and changes only with the theme, and the font size is not a sheet: each widget of
+a page gets its own font at the new size (``set_point_size``: no re-polish, only the font change
+and the relayout it causes). With a style sheet on the window Qt no longer passes a parent's
+setFont() on to its grandchildren, hence one setFont per widget. The shown page changes at once;
+the other pages while the user looks at this one (one per turn of the event loop) or, at the
+latest, as they are shown. A hidden page lays itself out only when shown.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QWidget
 
 from simtviz.qt.theme import PALETTES, point_size, stylesheet
 
@@ -21,6 +25,27 @@ if TYPE_CHECKING:
     _Base = MainWindow
 else:
     _Base = object
+
+
+def set_point_size(root: QWidget, size: int) -> bool:
+    """Give ``root`` and every widget in it ``size`` pt, keeping each one's family and weight;
+    False when ``root`` had that size already (nothing done). Parents first: a widget created
+    later in it takes its parent's font."""
+    if root.property("simtvizPointSize") == size:
+        return False
+    root.setProperty("simtvizPointSize", size)
+    for widget in (root, *root.findChildren(QWidget)):
+        font = widget.font()
+        if font.pointSize() != size:
+            font.setPointSize(size)
+            widget.setFont(font)
+    return True
+
+
+# Hidden pages are restyled after the shown one has been painted: the timer must not come due
+# while the toggle's own relayout and paint still run (on a busy machine, well over 30 ms).
+BACKGROUND_START_MS = 300
+BACKGROUND_STEP_MS = 30
 
 
 class StyledPages(_Base):
@@ -45,22 +70,23 @@ class StyledPages(_Base):
             if bar.styleSheet() != rule:
                 bar.setStyleSheet(rule)
         self._style_page(self.tabs.currentIndex())
-        # The other pages while the user looks at this one, one per turn of the event loop,
-        # so that switching to them later costs no restyle.
+        # The other pages once this one is painted, one per turn of the event loop (a few ms
+        # each: a hidden page lays out only when shown), so a later switch has less to do.
         self._pages_to_style = [i for i in range(self.tabs.count()) if i != self.tabs.currentIndex()]
-        QTimer.singleShot(30, self._style_next_page)
+        QTimer.singleShot(BACKGROUND_START_MS, self._style_next_page)
 
     def _style_next_page(self) -> None:
         if self._pages_to_style:
             self._style_page(self._pages_to_style.pop(0))
-            QTimer.singleShot(30, self._style_next_page)
+            QTimer.singleShot(BACKGROUND_STEP_MS, self._style_next_page)
 
     def _style_page(self, index: int) -> None:
         page = self.tabs.widget(index)
-        rule = self.font_rule()
-        if page is not None and page.styleSheet() != rule:
-            page.setStyleSheet(rule)
-        if index == 0:  # the index map's page: the map and the inspector are drawn, not styled
+        if page is not None:
+            set_point_size(page, point_size(self.settings.presentation))
+        # The index map and the inspector are drawn, not styled: redrawn only when shown
+        # (a hidden map's rebuild would cost the shown tab's next frame).
+        if index == 0 and self.tabs.currentIndex() == 0:
             self._style_map()
 
     def _style_map(self) -> None:

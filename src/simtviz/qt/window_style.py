@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QWidget
 
 from simtviz.qt.theme import PALETTES, point_size, stylesheet
 
@@ -55,6 +56,7 @@ class StyledPages(_Base):
         self._styled_theme = ""
         self._pages_to_style: list[int] = []
         self._map_style: tuple[str, bool] | None = None
+        self._app_font: QFont | None = None  # the application's font before this window's size
         self.tabs.currentChanged.connect(self._style_page)
 
     def font_rule(self) -> str:
@@ -65,6 +67,7 @@ class StyledPages(_Base):
         if self._styled_theme != self.settings.theme:
             self._styled_theme = self.settings.theme
             self.setStyleSheet(stylesheet(self.settings.theme))
+        self._set_app_font()
         rule = self.font_rule()
         for bar in (self.menuBar(), self.tabs.tabBar(), self.statusBar()):
             if bar.styleSheet() != rule:
@@ -74,6 +77,24 @@ class StyledPages(_Base):
         # each: a hidden page lays out only when shown), so a later switch has less to do.
         self._pages_to_style = [i for i in range(self.tabs.count()) if i != self.tabs.currentIndex()]
         QTimer.singleShot(BACKGROUND_START_MS, self._style_next_page)
+
+    def _set_app_font(self) -> None:
+        """Widgets made later (a run's results, a lesson's cards) take the mode's size: under a
+        style sheet a new widget starts from the application's font, not from its parent's."""
+        app = QApplication.instance()
+        if not isinstance(app, QApplication):
+            return
+        if self._app_font is None:
+            self._app_font = QFont(app.font())
+        font = QFont(self._app_font)
+        font.setPointSize(point_size(self.settings.presentation))
+        if app.font() != font:
+            QApplication.setFont(font)
+
+    def restore_app_font(self) -> None:
+        """The application's own font again (the window closes; others may open after it)."""
+        if self._app_font is not None:
+            QApplication.setFont(self._app_font)
 
     def _style_next_page(self) -> None:
         if self._pages_to_style:

@@ -41,20 +41,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
-    from simtviz.backends.exercise import ExerciseRequest, grade, isolated_runner
-    from simtviz.backends.trace.isolated import TraceChild
+    from simtviz.backends.exercise import ExerciseRequest
+    from simtviz.backends.isolated import IsolatedChild, run_isolated
 
     request = ExerciseRequest("vecadd-guard", VECADD, "add.py")
     warm, cold, cli = [], [], []
     for _ in range(args.repeat):
-        child = TraceChild(args.backend)
+        child = IsolatedChild(args.backend, "exercise")
         child.ready.wait(120)  # numba imported; the 'ready' message stays queued for run()
         t0 = time.perf_counter()
-        report = grade(request, args.backend, isolated_runner(args.backend, child=child))
+        report = run_isolated(args.backend, "exercise", request, child=child)
         warm.append(time.perf_counter() - t0)
         assert report.passed, report.to_json()
         t0 = time.perf_counter()
-        grade(request, args.backend, isolated_runner(args.backend))
+        run_isolated(args.backend, "exercise", request)
         cold.append(time.perf_counter() - t0)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "add.py"

@@ -42,7 +42,7 @@ def main() -> None:
         t0 = time.perf_counter()
         checker = gpu_compile.Checker()
         assert checker.proc.stdout is not None
-        from simtviz.backends.trace.child import read_message
+        from simtviz.backends.isolated_child import read_message
 
         assert read_message(checker.proc.stdout)[0] == "ready"
         ready.append(time.perf_counter() - t0)

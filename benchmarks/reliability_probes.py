@@ -69,7 +69,7 @@ def gone(pid: int) -> bool:
 
 
 def main() -> None:
-    from simtviz.backends.trace.isolated import run_isolated
+    from simtviz.backends.isolated import run_isolated
     from simtviz.core import load_npz
     from simtviz.core.files import read_user_text
     from simtviz.core.trace.model import TraceRequest
@@ -105,7 +105,7 @@ def main() -> None:
     request = TraceRequest(SLEEPER, (1, 1, 1), (32, 1, 1), {"A": "float32[32]"}, time_limit_s=2.0)
     t0 = time.perf_counter()
     try:
-        run_isolated("sim", request)
+        run_isolated("sim", "trace", request)
     except Exception as exc:
         words = str(exc)
     dt = time.perf_counter() - t0
@@ -120,7 +120,7 @@ def main() -> None:
     request = TraceRequest(SLEEPER, (1, 1, 1), (32, 1, 1), {"A": "float32[32]"}, time_limit_s=60.0)
     t0 = time.perf_counter()
     try:
-        run_isolated("sim", request, cancel=cancel)
+        run_isolated("sim", "trace", request, cancel=cancel)
     except Exception as exc:
         kind = type(exc).__name__
     print(f"Cancel at 1 s: {kind} after {time.perf_counter() - t0:.2f} s")

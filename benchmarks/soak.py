@@ -144,7 +144,7 @@ def main() -> None:
         tab = w.findChild(object, "kernelTab")
         tab.run()
         deadline = time.monotonic() + 120
-        while tab.runner.busy and time.monotonic() < deadline:
+        while tab.busy and time.monotonic() < deadline:
             yield 0.05
         counts["traces"] += 1
 

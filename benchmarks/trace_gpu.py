@@ -18,7 +18,7 @@ import os
 import time
 from typing import Any
 
-from simtviz.backends.trace.isolated import run_isolated
+from simtviz.backends.isolated import WARM, run_isolated
 from simtviz.core.trace.model import TraceRequest
 from simtviz.core.trace.templates import template
 
@@ -33,7 +33,7 @@ def vecadd_request(threads: int, budget: int) -> TraceRequest:
 
 def one_run(threads: int, budget: int) -> dict[str, float | int | None]:
     t0 = time.perf_counter()
-    r = run_isolated("gpu", vecadd_request(threads, budget))
+    r = run_isolated("gpu", "trace", vecadd_request(threads, budget))
     wall = time.perf_counter() - t0
     s = r.summary()
     return {
@@ -75,14 +75,14 @@ def run_to_drawn(accesses: int) -> dict[str, float]:
             app.processEvents()
         if label != "at_tab_open":  # wait for the process the tab (or the last run) started
             t_wait = time.perf_counter()
-            while tab.runner.warm._child is None or not tab.runner.warm._child.ready.is_set():
+            while WARM.waiting("trace") is None or not WARM.waiting("trace").ready.is_set():
                 app.processEvents()
                 time.sleep(0.01)
                 if time.perf_counter() - t_wait > 120:
                     raise RuntimeError("the traced kernel's process never got ready")
             out[f"{label}_ready_after_s"] = time.perf_counter() - t_wait
         done = []
-        tab.runner.finished.connect(lambda _r, d=done: d.append(time.perf_counter()))
+        tab.session.resultArrived.connect(lambda _e, _r, d=done: d.append(time.perf_counter()))
         t0 = time.perf_counter()
         tab.run()
         while not done or tab.summary() is None:
@@ -90,8 +90,6 @@ def run_to_drawn(accesses: int) -> dict[str, float]:
             time.sleep(0.001)
         app.processEvents()  # the drawing happens in the slot; let it paint once
         out[f"run_to_drawn_{label}_s"] = time.perf_counter() - t0
-        tab.runner.finished.disconnect()
-        tab.runner.finished.connect(tab._on_finished)
     _dispose(app, w)
     return out
 

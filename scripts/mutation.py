@@ -96,7 +96,8 @@ MODULES = [
     "backends/trace/__init__.py",
     "backends/trace/sim.py",
     "backends/trace/prepare.py",
-    "backends/trace/isolated.py",
+    "backends/isolated.py",
+    "backends/isolated_child.py",
     "backends/trace/child.py",
     "backends/schedule/occupancy.py",
     "backends/lesson/__init__.py",
@@ -132,8 +133,7 @@ MODULES = [
     "backends/vecadd/emu.py",
     "backends/trace/emu.py",
     "backends/trace/batch.py",
-    "backends/trace/fallback.py",
-    "backends/trace/limits.py",
+    "backends/child_limits.py",
     "backends/lesson/experiment.py",
     "backends/lesson/both.py",
     "emu/check.py",
@@ -192,9 +192,8 @@ TESTS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("backends/trace/batch.py", ["tests/emu/test_exercises_emu.py", "tests/core/exercise/test_exercises.py"]),
-    ("backends/trace/fallback.py", ["tests/backends/test_emu_backend.py"]),
     (
-        "backends/trace/limits.py",
+        "backends/child_limits.py",
         [
             "tests/backends/trace/test_trace_child_limits.py",
             "tests/backends/trace/test_gpu_checker_ends.py",
@@ -858,7 +857,7 @@ PLANTED: list[Plant] = [
     ),
     (
         "'Run it anyway? Yes' runs without force",
-        [("qt/main_window.py", "lambda: self.run(force=True)", "lambda: self.run()")],
+        [("qt/session.py", "replace(request, force=True)", "request")],
         ["tests/qt/test_run_anyway.py"],
     ),
     (

@@ -31,18 +31,45 @@ def registering_modules() -> dict[str, str]:
 
 def test_every_experiment_package_is_in_builtin() -> None:
     found = registering_modules()
-    # The five known today; a new package's experiment must join BUILTIN too.
-    assert set(found.values()) >= {"record", "vecadd", "trace", "schedule", "lesson"}
+    # The six known today; a new package's experiment must join BUILTIN too.
+    assert set(found.values()) >= {"record", "vecadd", "trace", "schedule", "lesson", "exercise"}
     for module, name in found.items():
         assert experiment.BUILTIN.get(name) == module, f"{name!r} ({module}) is missing from BUILTIN"
 
 
-def test_lesson_runs_by_name_in_a_fresh_process() -> None:
-    # No test imported the lesson module there: only BUILTIN can lead get("lesson") to it.
-    code = (
-        "from simtviz.backends import experiment; "
-        "e = experiment.get('lesson'); print(e.name, type(e).__module__)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["lesson", "simtviz.backends.lesson.experiment"]
+# In a fresh interpreter, ``Backend.run(name, …)`` must find the experiment by its name alone:
+# its ``info()`` (called once the experiment is resolved, before its check) stops the run there.
+PROBE = """
+import sys
+from simtviz.backends import experiment
+from simtviz.backends.base import Backend
+
+class Resolved(Exception):
+    pass
+
+class Probe(Backend):
+    kind = "emu"
+    def info(self):
+        raise Resolved
+
+name = sys.argv[1]
+assert name not in experiment._REGISTRY
+try:
+    Probe().run(name, None)
+except Resolved:
+    found = experiment._REGISTRY[name]
+    print(found.name, type(found).__module__)
+"""
+
+
+def test_backend_run_resolves_every_builtin_by_name_in_a_fresh_process() -> None:
+    procs = {
+        name: subprocess.Popen(
+            [sys.executable, "-c", PROBE, name], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for name in experiment.BUILTIN
+    }
+    for name, proc in procs.items():
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, f"{name}: {err}"
+        assert out.split() == [name, experiment.BUILTIN[name]], name

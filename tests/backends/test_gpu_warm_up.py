@@ -45,3 +45,17 @@ def test_warm_up_draws_every_colour_field_of_1d_2d_and_3d_maps(monkeypatch: pyte
     assert compiled == [True]
     assert recorded == [1, 2, 3]
     assert drawn == [(rank, field) for rank in (1, 2, 3) for field in COLOR_FIELDS]
+
+
+def test_gpu_backend_warms_up_through_each_experiments_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The backend imports no experiment: it calls the hooks of the experiments named in
+    # WARM_UP_GPU, in order (the record's first Run → map, then the schedule kernels).
+    from simtviz.backends.gpu import GpuBackend
+    from simtviz.backends.record import gpu as record_gpu
+    from simtviz.backends.schedule import occupancy
+
+    calls: list[str] = []
+    monkeypatch.setattr(record_gpu, "warm_up_record", lambda _backend: calls.append("record"))
+    monkeypatch.setattr(occupancy, "gpu_occupancy_facts", lambda: calls.append("schedule"))
+    GpuBackend.warm_up(object())  # type: ignore[arg-type]
+    assert calls == ["record", "schedule"]

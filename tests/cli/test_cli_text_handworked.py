@@ -256,10 +256,10 @@ def test_schedule_refuses_an_unwritable_out_before_launching(
 def test_trace_refuses_an_unwritable_out_before_running_the_kernel(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    import simtviz.backends.trace.fallback as fallback
+    import simtviz.backends.isolated as isolated
 
     ran: list = []
-    monkeypatch.setattr(fallback, "run_traced", lambda *a, **k: ran.append(a))
+    monkeypatch.setattr(isolated, "run_isolated", lambda *a, **k: ran.append(a))
     kernel = tmp_path / "k.py"
     kernel.write_text("from numba import cuda\n\n@cuda.jit\ndef k(A):\n    A[0] = 1\n")
     out = tmp_path / "no such folder" / "t.npz"
@@ -269,13 +269,15 @@ def test_trace_refuses_an_unwritable_out_before_running_the_kernel(
 
 
 def stub_trace(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, ran: list) -> list[str]:
-    import simtviz.backends.trace.fallback as fallback
+    import simtviz.backends.isolated as isolated
 
-    def run_traced(kind: str, request: object, **_kw: object) -> TraceResult:
+    def run_isolated(
+        kind: str, experiment: object, request: object, *_a: object, **_kw: object
+    ) -> TraceResult:
         ran.append(request)
         return forty_eight()
 
-    monkeypatch.setattr(fallback, "run_traced", run_traced)
+    monkeypatch.setattr(isolated, "run_isolated", run_isolated)
     kernel = tmp_path / "k.py"
     kernel.write_text(
         "from numba import cuda\n\n@cuda.jit\ndef k(A, C):\n    C[2 * cuda.grid(1)] = A[cuda.grid(1)]\n"
@@ -339,7 +341,7 @@ def test_trace_needs_grid_and_block(capsys: pytest.CaptureFixture[str], tmp_path
 def test_a_kernel_that_fails_is_reported_under_the_files_name(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    import simtviz.backends.trace.fallback as fallback
+    import simtviz.backends.isolated as isolated
     from simtviz.core.errors import KernelFailed
 
     argv = stub_trace(monkeypatch, tmp_path, [])
@@ -347,7 +349,7 @@ def test_a_kernel_that_fails_is_reported_under_the_files_name(
     def fails(*_a: object, **_k: object) -> TraceResult:
         raise KernelFailed("line 5: IndexError: index 96 is out of bounds")
 
-    monkeypatch.setattr(fallback, "run_traced", fails)
+    monkeypatch.setattr(isolated, "run_isolated", fails)
     assert run(argv) == 1
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith(f"simtviz: {tmp_path / 'k.py'}, ") and "line 5: IndexError" in "\n".join(err)

@@ -156,16 +156,16 @@ def test_launch_rejected_exits_3_and_too_large_exits_4(capsys: pytest.CaptureFix
 def test_endless_loop_stops_at_the_timeout_with_exit_6_and_the_child_is_gone(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from simtviz.backends.trace import isolated
+    from simtviz.backends import isolated
 
     pids: list[int] = []
-    real_init = isolated.TraceChild.__init__
+    real_init = isolated.IsolatedChild.__init__
 
-    def recording_init(self: isolated.TraceChild, kind: str) -> None:
-        real_init(self, kind)
+    def recording_init(self: isolated.IsolatedChild, kind: str, experiment: object) -> None:
+        real_init(self, kind, experiment)  # type: ignore[arg-type]
         pids.append(self.pid)
 
-    monkeypatch.setattr(isolated.TraceChild, "__init__", recording_init)
+    monkeypatch.setattr(isolated.IsolatedChild, "__init__", recording_init)
     f = tmp_path / "spin.py"
     f.write_text(ENDLESS)
     code, _, err = trace_json(

@@ -225,11 +225,11 @@ def test_the_record_kernel_records_what_the_simulator_records() -> None:
 
 def test_the_trace_child_process_runs_the_emulator() -> None:
     # The app runs a student's kernel in a killable child: for emu it imports no numba there.
-    from simtviz.backends.trace import TRACE
+    from simtviz.backends.isolated import run_isolated
     from simtviz.backends.trace.emu import run_trace_emu
 
     request = template_request("histogram_racing")
-    child = TRACE.run_emu(request, None, None)
+    child = run_isolated("emu", "trace", request)
     here = run_trace_emu(request)
     assert child.backend == "emu" and child.summary()["arrays"] == here.summary()["arrays"]
     assert child.outputs["bins"].tolist() == [1] * 8
@@ -237,13 +237,13 @@ def test_the_trace_child_process_runs_the_emulator() -> None:
 
 
 def test_a_construct_the_emulator_cannot_run_comes_back_from_the_child_with_its_line() -> None:
-    from simtviz.backends.trace import TRACE
+    from simtviz.backends.isolated import run_isolated
     from simtviz.core.errors import EmulatorUnsupported
 
     source = "from numba import cuda\n\n\n@cuda.jit\ndef k(A):\n    i = cuda.grid(1)\n"
     source += "    A[i] = cuda.popc(i)\n"
     with pytest.raises(EmulatorUnsupported) as info:
-        TRACE.run_emu(TraceRequest(source, (1, 1, 1), (32, 1, 1), {"A": "int32[32]"}), None, None)
+        run_isolated("emu", "trace", TraceRequest(source, (1, 1, 1), (32, 1, 1), {"A": "int32[32]"}))
     assert (info.value.construct, info.value.line) == ("cuda.popc", 7)
 
 

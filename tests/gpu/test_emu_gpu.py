@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simtviz.backends.isolated import run_isolated
 from simtviz.backends.trace.emu import run_trace_emu
-from simtviz.backends.trace.isolated import run_isolated
 from simtviz.core.trace.analysis import F_THREAD
 from simtviz.core.trace.model import TraceRequest
 from simtviz.core.trace.templates import template, templates
@@ -27,7 +27,7 @@ def request(name: str) -> TraceRequest:
 
 @pytest.mark.parametrize("name", [t.name for t in templates()])
 def test_every_template_gives_the_gpus_counts_on_the_emulator(name: str) -> None:
-    gpu, emu = run_isolated("gpu", request(name)), run_trace_emu(request(name))
+    gpu, emu = run_isolated("gpu", "trace", request(name)), run_trace_emu(request(name))
     g, e = gpu.summary(), emu.summary()
     for key in COUNT_KEYS:
         assert e.get(key) == g.get(key), key
@@ -69,7 +69,7 @@ def test_float32_with_float64_literals_rounds_as_on_the_gpu() -> None:
     source = source.replace("def k(A, B)", "def k(A, B, C)")
     args = {"A": "float32[1000]:arange", "B": "float32[1000]", "C": "float32[1000]"}
     req = TraceRequest(source, (4, 1, 1), (256, 1, 1), args)
-    gpu, emu = run_isolated("gpu", req), run_trace_emu(req)
+    gpu, emu = run_isolated("gpu", "trace", req), run_trace_emu(req)
     np.testing.assert_array_equal(emu.outputs["B"], gpu.outputs["B"])
     np.testing.assert_array_equal(emu.outputs["C"], gpu.outputs["C"])
     assert emu.outputs["B"][9].view(np.uint32) == 0x3F666666  # 9 × 0.1 in float64, rounded once
@@ -98,5 +98,5 @@ def k(A, B):
     B[6, i] = cuda.any_sync(0xFFFFFFFF, v == 70)
 """
     req = TraceRequest(source, (2, 1, 1), (64, 1, 1), {"A": "int64[128]:arange", "B": "int64[7,128]"})
-    gpu, emu = run_isolated("gpu", req), run_trace_emu(req)
+    gpu, emu = run_isolated("gpu", "trace", req), run_trace_emu(req)
     np.testing.assert_array_equal(emu.outputs["B"], gpu.outputs["B"])

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from simtviz.backends.trace.isolated import run_isolated
+from simtviz.backends.isolated import run_isolated
 from simtviz.core.errors import TimeLimitReached
 from simtviz.core.trace.model import TraceRequest
 
@@ -69,7 +69,9 @@ def test_a_gpu_child_traces_with_its_limits(tmp_path: Path, monkeypatch: pytest.
     mark = tmp_path / "mark"
     monkeypatch.setenv("SIMTVIZ_TEST_MARK", str(mark))
     # 1,024 threads, one store each
-    result = run_isolated("gpu", TraceRequest(LIMITS, (4, 1, 1), (256, 1, 1), {"A": "float32[1024]"}))
+    result = run_isolated(
+        "gpu", "trace", TraceRequest(LIMITS, (4, 1, 1), (256, 1, 1), {"A": "float32[1024]"})
+    )
     assert result.summary()["accesses"] == 1024
     seen = ast.literal_eval(mark.read_text())
     assert seen["session_leader"] and seen["nofile"] <= 1024
@@ -83,7 +85,7 @@ def test_a_gpu_child_s_background_process_dies_at_the_time_limit(
     monkeypatch.setenv("SIMTVIZ_TEST_MARK", str(mark))
     with pytest.raises(TimeLimitReached, match="top-level code"):
         run_isolated(
-            "gpu", TraceRequest(SLEEPER, (1, 1, 1), (32, 1, 1), {"A": "float32[32]"}, time_limit_s=3)
+            "gpu", "trace", TraceRequest(SLEEPER, (1, 1, 1), (32, 1, 1), {"A": "float32[32]"}, time_limit_s=3)
         )
     pid = int(mark.read_text())
     time.sleep(1.0)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simtviz.backends.trace.isolated import run_isolated
+from simtviz.backends.isolated import run_isolated
 from simtviz.core.errors import KernelFailed, TimeLimitReached
 from simtviz.core.trace.model import BlockWindow, TraceRequest
 from simtviz.core.trace.templates import template, templates
@@ -65,8 +65,8 @@ def request(name: str, **changes) -> TraceRequest:
 
 @pytest.mark.parametrize("name", [t.name for t in templates()])
 def test_gpu_counts_equal_the_simulators(name: str) -> None:
-    gpu = run_isolated("gpu", request(name)).summary()
-    sim = run_isolated("sim", request(name, time_kernel=False)).summary()
+    gpu = run_isolated("gpu", "trace", request(name)).summary()
+    sim = run_isolated("sim", "trace", request(name, time_kernel=False)).summary()
     assert gpu["backend"].startswith("gpu:") and sim["backend"] == "sim"
     for key in ("threads", "accesses", "logged", "oob_total", "oob", "arrays", "lines"):
         if name == "histogram_racing" and key == "arrays":
@@ -85,7 +85,7 @@ def test_gpu_counts_equal_the_simulators(name: str) -> None:
 def test_tile_transposes_on_the_gpu_have_the_simulators_bank_conflicts(name: str, read_waves: float) -> None:
     # Hand-worked in tests/core/trace/test_trace_shared.py: 64 requests per line; the unpadded column read
     # takes 32 wavefronts per request, the padded one 1; the row writes 1.
-    r = run_isolated("gpu", request(name))
+    r = run_isolated("gpu", "trace", request(name))
     rows = {row["kind"]: row for row in r.summary()["shared_lines"]}
     assert rows["load"]["requests"] == rows["store"]["requests"] == 64
     assert rows["load"]["wavefronts_per_request"] == read_waves
@@ -104,8 +104,10 @@ def test_shared_patterns_and_out_of_bounds_give_the_simulators_counts(
     file: str, grid: tuple, block: tuple, args: dict
 ) -> None:
     source = (DATA / file).read_text(encoding="utf-8")
-    gpu = run_isolated("gpu", TraceRequest(source, grid, block, args, filename=file))
-    sim = run_isolated("sim", TraceRequest(source, grid, block, args, filename=file, time_kernel=False))
+    gpu = run_isolated("gpu", "trace", TraceRequest(source, grid, block, args, filename=file))
+    sim = run_isolated(
+        "sim", "trace", TraceRequest(source, grid, block, args, filename=file, time_kernel=False)
+    )
     g, s = gpu.summary(), sim.summary()
     for key in ("accesses", "logged", "oob_total", "oob", "arrays", "lines", *SHARED_KEYS):
         assert g[key] == s[key], key
@@ -119,7 +121,8 @@ def test_shared_patterns_and_out_of_bounds_give_the_simulators_counts(
 
 def test_transpose_on_the_gpu_has_4_and_16_sectors_per_request() -> None:
     lines = {
-        (r["array"], r["kind"]): r for r in run_isolated("gpu", request("transpose_naive")).summary()["lines"]
+        (r["array"], r["kind"]): r
+        for r in run_isolated("gpu", "trace", request("transpose_naive")).summary()["lines"]
     }
     assert lines[("A", "load")]["sectors_per_request"] == 4.0
     assert lines[("B", "store")]["sectors_per_request"] == 16.0
@@ -128,17 +131,17 @@ def test_transpose_on_the_gpu_has_4_and_16_sectors_per_request() -> None:
 def test_an_illegal_address_fails_the_run_and_the_next_run_works() -> None:
     bad = TraceRequest(FAULT, (4, 1, 1), (32, 1, 1), {"A": "float32[128]"})
     with pytest.raises(KernelFailed) as info:
-        run_isolated("gpu", bad)
+        run_isolated("gpu", "trace", bad)
     assert not info.value.needs_restart
-    s = run_isolated("gpu", request("vecadd_unguarded")).summary()
+    s = run_isolated("gpu", "trace", request("vecadd_unguarded")).summary()
     assert s["oob_total"] == 72
 
 
 def test_an_endless_loop_stops_at_the_time_limit_and_the_next_run_works() -> None:
     spin = TraceRequest(ENDLESS, (1, 1, 1), (32, 1, 1), {"A": "float32[4]"}, time_limit_s=3)
     with pytest.raises(TimeLimitReached):
-        run_isolated("gpu", spin)
-    assert run_isolated("gpu", request("vecadd_guarded")).summary()["oob_total"] == 0
+        run_isolated("gpu", "trace", spin)
+    assert run_isolated("gpu", "trace", request("vecadd_guarded")).summary()["oob_total"] == 0
 
 
 def test_unguarded_vecadd_issue_size_logs_735_out_of_bounds() -> None:
@@ -150,7 +153,7 @@ def test_unguarded_vecadd_issue_size_logs_735_out_of_bounds() -> None:
         args={"A": f"float32[{n}]:random", "B": f"float32[{n}]:random", "C": f"float32[{n}]"},
         budget=1 << 22,
     )
-    r = run_isolated("gpu", req)
+    r = run_isolated("gpu", "trace", req)
     assert r.summary()["oob_total"] == 735 and r.check is not None and r.check["passed"]
 
 
@@ -168,8 +171,8 @@ WINDOWS = [
 def test_a_window_gives_the_simulators_counts(
     name: str, window: BlockWindow, accesses: int, logged: int, oob: int
 ) -> None:
-    gpu = run_isolated("gpu", request(name, window=window)).summary()
-    sim = run_isolated("sim", request(name, window=window, time_kernel=False)).summary()
+    gpu = run_isolated("gpu", "trace", request(name, window=window)).summary()
+    sim = run_isolated("sim", "trace", request(name, window=window, time_kernel=False)).summary()
     assert (gpu["accesses"], gpu["logged"], gpu["oob_total"]) == (accesses, logged, oob)
     assert gpu["window"]["accesses"] == logged
     for key in ("threads", "accesses", "logged", "oob_total", "oob", "arrays", "lines", "window"):
@@ -190,7 +193,7 @@ def test_issue_size_vecadd_window_on_the_last_block_logs_its_245_surplus_threads
         args={"A": f"float32[{n}]:random", "B": f"float32[{n}]:random", "C": f"float32[{n}]"},
         window=BlockWindow(4096, 1),
     )
-    r = run_isolated("gpu", req)
+    r = run_isolated("gpu", "trace", req)
     s = r.summary()
     assert (s["accesses"], s["logged"], s["oob_total"]) == (3_146_496, 768, 735)
     assert r.check is not None and r.check["passed"]

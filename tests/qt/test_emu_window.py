@@ -117,7 +117,7 @@ def test_the_kernel_tab_on_emu_says_which_backend_traced(qtbot, emu_window) -> N
     combo.activated.emit(index)
     button = tab.findChild(QPushButton, "kernelRunButton")
     button.click()
-    qtbot.waitUntil(lambda: button.isEnabled() and not tab.runner.busy, timeout=60_000)
+    qtbot.waitUntil(lambda: button.isEnabled() and not tab.busy, timeout=60_000)
     text = tab.findChild(QTextEdit, "kernelResult").toPlainText()
     s = tab.summary()
     # 4 × 256 = 1024 threads over 1000 elements: 24 extra threads × 3 accesses.

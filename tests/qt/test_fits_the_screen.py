@@ -193,16 +193,16 @@ def test_ctrl_r_on_your_kernel_runs_traced_not_the_hidden_index_map(qtbot, windo
     qtbot.waitUntil(tab.runButton.isEnabled, timeout=RUN_TIMEOUT_MS)
     before = window.recording
     qtbot.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
-    assert tab.runner.busy  # the trace started …
+    assert tab.busy  # the trace started …
     assert not window.busy and window.recording is before  # … and the index map did not run
     qtbot.keyClick(window, Qt.Key.Key_Escape)  # Esc cancels the trace
-    qtbot.waitUntil(lambda: not tab.runner.busy, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not tab.busy, timeout=RUN_TIMEOUT_MS)
     qtbot.waitUntil(lambda: "ancel" in tab.result.toPlainText(), timeout=RUN_TIMEOUT_MS)
     assert tab.summary() is None and tab.runButton.isEnabled()
     qtbot.keyClick(window, Qt.Key.Key_F5)  # F5 is the same key
-    assert tab.runner.busy
+    assert tab.busy
     tab.cancel()
-    qtbot.waitUntil(lambda: not tab.runner.busy, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: not tab.busy, timeout=RUN_TIMEOUT_MS)
 
 
 def test_f5_on_the_vector_add_tab_runs_the_vector_add(qtbot, window) -> None:
@@ -334,7 +334,7 @@ def test_a_16_by_16_block_map_is_readable_at_1280x720_in_presentation(qtbot, win
     # 16 rows fill the view's height: with the inspector under the map the view was 167 px for
     # 16.6 rows, 10 px a cell; beside it, ≥ 20 px a cell (numbers drawn half a cell high).
     assert vb.size().height() / (y1 - y0) >= 20
-    assert window._innerSplitter.orientation() == Qt.Orientation.Horizontal
+    assert window.indexMapTab._innerSplitter.orientation() == Qt.Orientation.Horizontal
     assert fully_visible(window.indexMap.view) and fully_visible(window.inspector)
 
 

@@ -369,7 +369,7 @@ def test_open_a_saved_record_as_recorded(qtbot, window, tmp_path) -> None:
     assert rec.config == config and rec.backend == "gpu:NVIDIA H200" and rec.verification.ok
     assert window.launchPanel.config() == config
     assert "ran on the GPU: NVIDIA H200" in window.indexMap.plot.titleLabel.text
-    assert "opened from lecture.npz" in window.lastRunLabel.text()
+    assert "opened from lecture.npz" in window.indexMapTab.lastRunLabel.text()
     # global linear index = x + 8 y on the 8 × 6 map
     np.testing.assert_array_equal(window.indexMap.current_image(), np.arange(48).reshape(6, 8))
 

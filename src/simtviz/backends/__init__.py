@@ -48,6 +48,15 @@ def create_backend(flag: str | None = None, *, in_process: bool = True) -> Backe
     return SimProcessBackend(reason)
 
 
+def child_backend(flag: str | None = None) -> Backend:
+    """The backend for ``flag`` / ``$SIMTVIZ_BACKEND`` / auto, for isolated experiments only
+    (``trace``, ``exercise``): it starts nothing here, each run gets a child process of its own
+    (``backends.isolated``). A GPU is described without opening a context."""
+    from simtviz.backends.isolated import ChildBackend
+
+    return ChildBackend(info_for(resolve_backend(flag)))
+
+
 def info_for(kind: str) -> BackendInfo:
     """What backend ``kind`` is, without starting it (no CUDA context, no child process). A GPU is
     described generically: its limits are the driver's business."""
@@ -70,6 +79,7 @@ __all__ = [
     "BackendChoiceError",
     "BackendInfo",
     "BackendKind",
+    "child_backend",
     "create_backend",
     "gpu_probe",
     "info_for",

@@ -9,6 +9,7 @@ defaults that do nothing, so callers never have to ask whether a backend has the
 from __future__ import annotations
 
 import sys
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,9 +17,10 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from simtviz.core import estimates
-from simtviz.core.errors import LaunchRejected, LaunchTooLarge
+from simtviz.core.errors import Cancelled, EmulatorUnsupported, LaunchRejected, LaunchTooLarge
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DRIVER_INVALID_VALUE, DeviceLimits, validate
+from simtviz.core.record import RecordRequest
 from simtviz.core.recording import Recording
 from simtviz.core.window import Window
 
@@ -140,6 +142,8 @@ class Backend(ABC):
     # Where one-line notices go (a run that went to another backend, and why): the desktop app
     # sets its status bar here; None prints them on stderr, so none is ever lost.
     notice_handler: Callable[[str], None] | None = None
+    # Set while an isolated run's child process works: ``cancel()`` kills it.
+    _child_cancel: threading.Event | None = None
 
     def notice(self, line: str) -> None:
         """Tell the user ``line`` (one line): through ``notice_handler``, else on stderr."""
@@ -155,12 +159,44 @@ class Backend(ABC):
         return self.info().limits
 
     def run(self, experiment: Experiment | str, request: Any, progress: Progress | None = None) -> Any:
-        """Check ``request`` (raise before anything runs), then run ``experiment`` here."""
-        from simtviz.backends.experiment import resolve
+        """Check ``request`` (raise before anything runs), then run ``experiment`` here, or in a
+        child process of its own when it declares ``isolated = True``."""
+        from simtviz.backends.experiment import is_isolated, resolve
 
         chosen = resolve(experiment)
         chosen.check(request, self.info())
+        if is_isolated(chosen):
+            return self.run_isolated(chosen, request, progress)
         return self.execute(chosen, request, progress)
+
+    def run_isolated(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+        """An already checked request in a fresh child process of this backend's kind, with its
+        time limit (``backends.isolated``); ``cancel()`` kills it. On the emulator, what the
+        emulator cannot run goes to a simulator child after one line that says why (``notice``),
+        checked against the simulator's own limits first."""
+        from simtviz.backends.isolated import run_isolated
+
+        cancel = threading.Event()
+        self._child_cancel = cancel
+        try:
+            if self.kind is not BackendKind.EMU:
+                return run_isolated(self.kind.value, experiment, request, progress, cancel)
+            try:
+                return run_isolated("emu", experiment, request, progress, cancel)
+            except EmulatorUnsupported as exc:
+                why = str(exc)
+            from simtviz.backends.emu_backend import fallback_line
+            from simtviz.backends.sim import sim_info
+
+            self.notice(fallback_line(experiment.name, why))
+            # The simulator's own limits: a launch quick on the emulator may be long there.
+            experiment.check(request, sim_info())
+            if cancel.is_set():
+                raise Cancelled("run cancelled")
+            return run_isolated("sim", experiment, request, progress, cancel)
+        finally:
+            if self._child_cancel is cancel:
+                self._child_cancel = None
 
     def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
         """Run an already checked request: the experiment's GPU or simulator half."""
@@ -175,15 +211,20 @@ class Backend(ABC):
         progress: Progress | None = None,
     ) -> Recording:
         """Launch the recording kernel once; raise LaunchRejected, LaunchTooLarge or KernelFailed."""
-        from simtviz.backends.record import RecordRequest
-
         recording: Recording = self.run("record", RecordRequest(config, window, force), progress)
         return recording
 
     # Capabilities, with defaults for a backend that has nothing to do for them.
     def cancel(self) -> None:
-        """Stop the run in progress, if this backend can (``can_cancel``)."""
-        return None
+        """Stop the run in progress, if this backend can (``can_cancel``; an isolated run's child
+        always can). A backend that overrides this calls ``cancel_child()`` too."""
+        self.cancel_child()
+
+    def cancel_child(self) -> None:
+        """Kill the child process of the isolated run in progress, if any."""
+        cancel = self._child_cancel
+        if cancel is not None:
+            cancel.set()
 
     def warm_up(self) -> None:
         """Prepare ahead of the first run (start a process, compile), so that run is not slow."""

@@ -110,6 +110,7 @@ class EmuBackend(Backend):
 
     def cancel(self) -> None:
         self._cancel.set()
+        self.cancel_child()
         if self._simulator is not None:
             self._simulator.cancel()
 

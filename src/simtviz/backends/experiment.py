@@ -17,7 +17,7 @@ then runs ``run_sim`` instead and says why.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from simtviz.backends.base import Backend, BackendInfo, Progress
@@ -31,6 +31,10 @@ BUILTIN: dict[str, str] = {
     "lesson": "simtviz.backends.lesson.experiment",
     "exercise": "simtviz.backends.exercise",
 }
+
+# Experiments whose ``warm_up_gpu(backend)`` hook the GPU backend calls before the first Run, in
+# this order (named, not imported: the backend imports no experiment).
+WARM_UP_GPU: tuple[str, ...] = ("record", "schedule")
 
 _REGISTRY: dict[str, Experiment] = {}
 
@@ -52,7 +56,18 @@ class Experiment(Protocol):
         """Run on the CUDA simulator, in whichever process calls it (numba simulated there)."""
 
 
-def register(experiment: Experiment) -> Experiment:
+E = TypeVar("E", bound=Experiment)
+
+
+def is_isolated(experiment: Experiment) -> bool:
+    """True when ``experiment`` runs in a fresh child process per run, with a time limit
+    (``isolated = True``; ``backends.isolated``). Such an experiment may define
+    ``child_session(kind)``, what it does in that child (``isolated_child.ChildSession``); without
+    one the child runs its ``run_gpu`` / ``run_sim`` / ``run_emu`` half there."""
+    return bool(getattr(experiment, "isolated", False))
+
+
+def register(experiment: E) -> E:
     """Make ``experiment`` runnable by name; registering the same name again replaces it."""
     _REGISTRY[experiment.name] = experiment
     return experiment

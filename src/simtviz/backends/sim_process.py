@@ -129,6 +129,7 @@ class SimProcessBackend(Backend):
     def cancel(self) -> None:
         """Stop the run in progress, if any, within a poll interval (it kills the child)."""
         self._cancel.set()
+        self.cancel_child()
 
     def shutdown(self) -> None:
         self._cancel.set()

@@ -109,10 +109,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(e: Exercise, args: argparse.Namespace) -> int:
-    from simtviz.backends.exercise import EXERCISE, ExerciseRequest, grade, isolated_runner
-    from simtviz.backends.selection import resolve_backend
-    from simtviz.backends.trace import RUNNERS
-    from simtviz.cli.trace import trace_info
+    from simtviz.backends import child_backend
+    from simtviz.backends.exercise import ExerciseRequest
 
     try:
         source = args.file.read_text(encoding="utf-8")
@@ -122,12 +120,10 @@ def _check(e: Exercise, args: argparse.Namespace) -> int:
     if not args.timeout > 0:
         print(f"simtviz: --timeout must be more than 0 seconds (got {args.timeout})", file=sys.stderr)
         return EXIT_USAGE
-    kind = resolve_backend(args.backend)
-    kind = kind if kind in RUNNERS else "sim"
+    backend = child_backend(args.backend)  # each Check grades in a child process of its own
     request = ExerciseRequest(e.id, source, args.file.name, args.timeout)
     try:
-        EXERCISE.check(request, trace_info(kind))
-        report = grade(request, kind, isolated_runner(kind))
+        report: Report = backend.run("exercise", request)
     except (TraceUnsupported, KernelCompileError) as exc:
         print(f"simtviz: {args.file}, {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -3,8 +3,8 @@
 Exit status (shared/CONTRACT.md): 0 the kernel ran (out-of-bounds accesses are findings, not
 failures); 1 it failed on the device; 2 bad usage, a bad SPEC or a construct the tracer does not
 follow (the message names the line of FILE.py); 3 launch rejected; 4 too large without
-``--force``; 6 stopped at the time limit. The kernel runs in a child process of its own; this
-process never imports numba.
+``--force``; 6 stopped at the time limit. The kernel runs in a child process of its own
+(``backend.run`` of the isolated ``trace`` experiment); this process never imports numba.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from simtviz.cli.parser import at_least_one, dim
 from simtviz.core.errors import EXIT_OK, EXIT_USAGE, KernelFailed, TimeLimitReached, describe
@@ -95,19 +94,8 @@ def _args_dict(items: list[str]) -> dict[str, str]:
     return out
 
 
-def trace_info(kind: str) -> Any:
-    """The BackendInfo a traced run is checked against. The GPU's limits are the driver's
-    business (its own error is the lesson); this process makes no CUDA context of its own, so a
-    GPU is described without opening one."""
-    from simtviz.backends import info_for
-
-    return info_for(kind)
-
-
 def run(args: argparse.Namespace) -> int:
-    from simtviz.backends.selection import resolve_backend
-    from simtviz.backends.trace import TRACE
-    from simtviz.backends.trace.fallback import run_traced
+    from simtviz.backends import child_backend
     from simtviz.core.files import read_user_text
     from simtviz.core.trace.report import findings, save_npz
 
@@ -120,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         from simtviz.core.files import check_writable
 
         check_writable(args.out)  # a missing folder is said now, not after the run
-    kind = resolve_backend(args.backend)
+    # Starts nothing here: no CUDA context, no numba (a GPU is described without opening one).
+    backend = child_backend(args.backend)
     request = TraceRequest(
         source=source,
         grid=args.grid.as_tuple(),
@@ -133,10 +122,8 @@ def run(args: argparse.Namespace) -> int:
         time_limit_s=args.timeout,
         window=args.window,
     )
-    info = trace_info(kind)
     try:
-        TRACE.check(request, info)
-        result = run_traced(kind, request, notice=lambda line: print(f"simtviz: {line}", file=sys.stderr))
+        result = backend.run("trace", request)  # a notice (emu → sim) goes to stderr
     except (TraceUnsupported, KernelCompileError) as exc:
         print(f"simtviz: {args.file}, {exc}", file=sys.stderr)
         return EXIT_USAGE

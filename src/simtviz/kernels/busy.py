@@ -15,7 +15,7 @@ from simtviz.kernels.intrinsics import global_timer_ns
 HOLD_SIGNATURE = "void(int64)"
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def hold_gpu(duration_ns):
     # %globaltimer is read through volatile inline PTX, so the loop cannot be optimised away.
     start = global_timer_ns()

@@ -12,8 +12,12 @@ from simtviz.kernels.intrinsics import SIMULATED, global_timer_ns, sm_id
 # order the kernel's parameters follow (tests/kernels/test_ptx.py checks the names).
 RECORD_SIGNATURE = schema.RECORD_SIGNATURE
 
+# cache=True (here and in verify, busy, schedule: the kernels the GPU warm-up launches): numba keeps
+# the compiled kernel on disk, so every start after the first skips NVVM (H200: start -> ready
+# 4.6 s -> 3.5 s, docs/BENCHMARKS.md). The simulator and the emulator ignore it.
 
-@cuda.jit
+
+@cuda.jit(cache=True)
 def record_threads(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, smid, t_ns, window, ended):
     """Record threadIdx, blockIdx, cuda.grid(1/2/3), lane, warp, SM and start time.
 

@@ -28,7 +28,7 @@ from simtviz.kernels.intrinsics import global_timer_ns, sm_id
 SCHEDULE_SIGNATURE = "void(int64, int32[::1], int64[::1], int64[::1])"
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def schedule_blocks(work_ns, smid, start_ns, end_ns):
     started = global_timer_ns()
     # A block's threads start within a few ns of each other (one warp = one instruction), so
@@ -48,7 +48,7 @@ def schedule_blocks(work_ns, smid, start_ns, end_ns):
     cuda.syncthreads()
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def schedule_blocks_heavy(work_ns, smid, start_ns, end_ns):
     started = global_timer_ns()
     seed = started + cuda.threadIdx.x

@@ -23,7 +23,7 @@ COUNTERS = FIRST_BAD_ROW + 1
 VERIFY_SIGNATURE = schema.VERIFY_SIGNATURE
 
 
-@cuda.jit
+@cuda.jit(cache=True)
 def verify_records(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, window, block_dim, rows, bad):
     """Check rows 0..rows-1 against the formulas; bad[f] counts the rows where field f is wrong.
 

@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
+# Given the main window, the callable an action calls: a method of the window (``lambda w:
+# w.open_record``) or of one of its tabs (``lambda w: w.exercisesTab.export_html``). A tab that
+# failed to start has no attribute there: its actions are left out.
+Slot = Callable[[Any], Callable[..., object]]
+
 
 @dataclass(frozen=True)
 class ActionSpec:
-    """One action: ``slot`` is the window's method it calls (with ``args``); checkable actions
+    """One action: ``slot`` gives the callable it calls (with ``args``); checkable actions
     without a ``group`` pass their checked state instead."""
 
     name: str  # objectName
-    menu: str  # "" with slot "": a key a panel handles itself, listed in F1 only
+    menu: str  # "" with slot None: a key a panel handles itself, listed in F1 only
     text: str
-    slot: str
+    slot: Slot | None
     shortcuts: tuple[str, ...] = ()
     help: str = ""  # its line in the F1 list; "" leaves it out
     args: tuple[Any, ...] = ()
@@ -28,26 +34,36 @@ class ActionSpec:
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
-        "openAction", "&File", "&Open record…", "open_record", ("Ctrl+O",), "Open a saved record (.npz)"
+        "openAction",
+        "&File",
+        "&Open record…",
+        lambda w: w.open_record,
+        ("Ctrl+O",),
+        "Open a saved record (.npz)",
     ),
     ActionSpec(
         "runAction",
         "&File",
         "&Run (the shown tab)",
-        "run_shown_tab",
+        lambda w: w.run_shown_tab,
         ("Ctrl+R", "F5"),
         "Run what the shown tab runs: Index map Run, Your kernel Run traced, Vector add Run, "
         "Where blocks ran Run on the GPU, Lesson Try it",
         separator_before=True,
     ),
     ActionSpec(
-        "cancelAction", "&File", "&Cancel run", "cancel_shown_tab", ("Esc",), "Cancel the run or the trace"
+        "cancelAction",
+        "&File",
+        "&Cancel run",
+        lambda w: w.cancel_shown_tab,
+        ("Esc",),
+        "Cancel the run or the trace",
     ),
     ActionSpec(
         "exportPngAction",
         "&File",
         "Export map as &PNG…",
-        "export_map_png",
+        lambda w: w.export_map_png,
         ("Ctrl+E",),
         "Export the map as PNG",
         separator_before=True,
@@ -56,65 +72,86 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "exportNpzAction",
         "&File",
         "Export records as &NPZ…",
-        "export_records",
+        lambda w: w.export_records,
         ("Ctrl+Shift+E",),
         "Export the records as NPZ",
         args=(None, "npz"),
     ),
-    ActionSpec("exportCsvAction", "&File", "Export records as &CSV…", "export_records", args=(None, "csv")),
+    ActionSpec(
+        "exportCsvAction", "&File", "Export records as &CSV…", lambda w: w.export_records, args=(None, "csv")
+    ),
     ActionSpec(
         "exportExercisesAction",
         "&File",
         "Export &exercises as HTML…",
-        "exercisesTab.export_html",
+        lambda w: w.exercisesTab.export_html,
         help="Export the exercises with their statements as one HTML page",
     ),
-    ActionSpec("quitAction", "&File", "&Quit", "close", ("Ctrl+Q",), "Quit", separator_before=True),
+    ActionSpec("quitAction", "&File", "&Quit", lambda w: w.close, ("Ctrl+Q",), "Quit", separator_before=True),
     ActionSpec(
         "lightThemeAction",
         "&View",
         "Light theme",
-        "set_theme",
+        lambda w: w.set_theme,
         args=("light",),
         checkable=True,
         group="theme",
     ),
     ActionSpec(
-        "darkThemeAction", "&View", "Dark theme", "set_theme", args=("dark",), checkable=True, group="theme"
+        "darkThemeAction",
+        "&View",
+        "Dark theme",
+        lambda w: w.set_theme,
+        args=("dark",),
+        checkable=True,
+        group="theme",
     ),
     ActionSpec(
         "presentationAction",
         "&View",
         "&Presentation mode",
-        "set_presentation",
+        lambda w: w.set_presentation,
         ("Ctrl+Shift+P",),
         "Presentation mode",
         checkable=True,
         separator_before=True,
     ),
-    ActionSpec("fullScreenAction", "&View", "&Full screen", "toggle_full_screen", ("F11",), "Full screen"),
     ActionSpec(
-        "fitMapAction", "&View", "Fit &map", "fit_map", ("Ctrl+0",), "Fit the map", separator_before=True
+        "fullScreenAction", "&View", "&Full screen", lambda w: w.toggle_full_screen, ("F11",), "Full screen"
+    ),
+    ActionSpec(
+        "fitMapAction",
+        "&View",
+        "Fit &map",
+        lambda w: w.fit_map,
+        ("Ctrl+0",),
+        "Fit the map",
+        separator_before=True,
     ),
     ActionSpec(
         "tiledAction",
         "&View",
         "All &z-planes (tiled)",
-        "set_tiled",
+        lambda w: w.set_tiled,
         ("Ctrl+T",),
         "All z-planes (3-D)",
         checkable=True,
     ),
     ActionSpec(
-        "shortcutsAction", "&Help", "&Keyboard shortcuts", "show_shortcuts", ("F1",), "Keyboard shortcuts"
+        "shortcutsAction",
+        "&Help",
+        "&Keyboard shortcuts",
+        lambda w: w.show_shortcuts,
+        ("F1",),
+        "Keyboard shortcuts",
     ),
-    ActionSpec("aboutAction", "&Help", "&About simtviz", "show_about"),
+    ActionSpec("aboutAction", "&Help", "&About simtviz", lambda w: w.show_about),
     # Keys that belong to one panel (no menu entry): listed in F1 with the rest.
     ActionSpec(
         "lessonPageKeys",
         "",
         "",
-        "",
+        None,
         ("Page Down", "Page Up"),
         "Lesson: the rest of the step a page at a time, then the next (previous) step; a presenter "
         "remote's buttons. In an editor they page the editor.",
@@ -127,14 +164,12 @@ def shortcut_text(actions: tuple[ActionSpec, ...] = ACTIONS) -> str:
     return "\n".join(f"{' / '.join(a.shortcuts)}  {a.help}" for a in actions if a.shortcuts and a.help)
 
 
-def _resolve(window: QMainWindow, path: str) -> Any:
-    """The window's method ``path``, or a tab's (``exercisesTab.export_html``); None if missing."""
-    target: Any = window
-    for part in path.split("."):
-        target = getattr(target, part, None)
-        if target is None:
-            return None
-    return target
+def _resolve(window: QMainWindow, slot: Slot) -> Callable[..., object] | None:
+    """The callable ``slot`` gives for ``window``; None when its tab failed to start."""
+    try:
+        return slot(window)
+    except AttributeError:
+        return None
 
 
 def build_actions(window: QMainWindow, actions: tuple[ActionSpec, ...] = ACTIONS) -> dict[str, QAction]:
@@ -147,7 +182,7 @@ def build_actions(window: QMainWindow, actions: tuple[ActionSpec, ...] = ACTIONS
     groups: dict[str, QActionGroup] = {}
     made: dict[str, QAction] = {}
     for spec in actions:
-        if not spec.slot:  # a panel's own keys: in the F1 list only
+        if spec.slot is None:  # a panel's own keys: in the F1 list only
             continue
         if spec.menu not in menus:
             menus[spec.menu] = window.menuBar().addMenu(spec.menu)

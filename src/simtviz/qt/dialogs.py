@@ -133,6 +133,20 @@ def confirm_long_run(
     return box
 
 
+def ask_run_anyway(parent: QWidget | None, exc: LaunchTooLarge, rerun: Callable[[], object]) -> QMessageBox:
+    """The one "Run it anyway?" of the app (``RunSession.confirmRequested``, any experiment):
+    worded from the error's data; Yes calls ``rerun`` (the same request with ``force``)."""
+    eta = format_duration(exc.estimate_s) if exc.estimate_s is not None else "a long time"
+    return confirm_long_run(
+        parent,
+        "launchTooLargeDialog",
+        "A long run",
+        str(exc),
+        f"Run it anyway? It should take about {eta}; Cancel (Esc) stops it at any time.",
+        lambda yes: rerun() if yes else None,
+    )
+
+
 def out_of_memory(parent: QWidget | None, what: str, details: str, budget: int) -> QMessageBox:
     """The device has too little memory for the window's records: forcing cannot help."""
     smaller = max(1, budget // 4)
@@ -170,17 +184,19 @@ def run_failed(parent: QWidget | None, exc: BaseException, tb: str, map_shown: b
 
 @dataclass(frozen=True)
 class RecordFailure:
-    """What the index map's run failure needs besides the error: to word it and to retry it."""
+    """What the index map's run failure needs besides the error to word it."""
 
     budget: int
     map_shown: bool
-    run_anyway: Callable[[], None]
+    # Unused: the session asks "Run it anyway?" and re-runs (RunSession.confirmRequested).
+    run_anyway: Callable[[], None] | None = None
 
 
 def report_record_error(parent: QWidget, exc: BaseException, tb: str, run: RecordFailure) -> str | None:
     """Open the dialog for a failed index-map run; returns a status-bar line, if any.
 
-    A backend that is gone is reported by ``backend_unavailable`` (the session says so apart).
+    A backend that is gone is reported by ``backend_unavailable`` (the session says so apart);
+    a run too long to start unasked, by ``ask_run_anyway`` (the session asks for every experiment).
     """
     if isinstance(exc, LaunchRejected):
         show_launch_error(parent, exc, "the previous map is still shown")
@@ -194,16 +210,7 @@ def report_record_error(parent: QWidget, exc: BaseException, tb: str, run: Recor
         out_of_memory(parent, facts.what, str(exc), run.budget)
         return "Not enough GPU memory for the recording; the previous map stays."
     if facts is not None:
-        eta = format_duration(facts.estimate_s) if facts.estimate_s is not None else "a long time"
-        confirm_long_run(
-            parent,
-            "launchTooLargeDialog",
-            "A long run",
-            facts.what,
-            f"Run it anyway? It should take about {eta}; Cancel (Esc) stops it at any time.",
-            lambda yes: run.run_anyway() if yes else None,
-        )
-        return None
+        return None  # the session asks "Run it anyway?" (ask_run_anyway)
     run_failed(parent, exc, tb, run.map_shown)
     return None
 

@@ -1,8 +1,9 @@
-"""The main window: the panels laid out and wired to one ``RunSession``, menus, and a status bar.
+"""The main window, the shell: the tabs of ``qt.tabs.TABS`` around one ``RunSession``, the menus
+(``qt.actions``), the status bar, the theme and font size, the geometry and the settings.
 
-The session runs things and holds the recording; panels subscribe to it; dialogs come from
-``simtviz.qt.dialogs`` and menus from ``simtviz.qt.actions``. What is left here is layout,
-wiring, the view settings and the status bar.
+Tabs know the session only; what they ask of the window (show a tab page, a status message)
+arrives as the session's intents. The index map's parts stay reachable here (``indexMap``,
+``launchPanel``, ``run()``…) for tests and scripts (CONTRACT.md).
 """
 
 from __future__ import annotations
@@ -12,50 +13,37 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QRect, QSettings, QSize, Qt
+from PySide6.QtCore import QRect, QSettings, QSize
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QMainWindow,
     QScrollArea,
-    QSizePolicy,
-    QSplitter,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
 from simtviz import __version__
-from simtviz.backends.base import Backend, BackendInfo
+from simtviz.backends.base import Backend
 from simtviz.core.errors import Cancelled
-from simtviz.core.estimates import format_duration
-from simtviz.core.files import ExportError
 from simtviz.core.recording import Recording
-from simtviz.core.run_timings import kernel_time_words
 from simtviz.qt import dialogs
 from simtviz.qt.actions import build_actions, shortcut_text
 from simtviz.qt.gui_gc import collect_on_gui_thread
-from simtviz.qt.map import Cell, IndexMap
-from simtviz.qt.session import EXPORT, RECORD, RecordRequest, RunSession
+from simtviz.qt.map import IndexMap
+from simtviz.qt.session import RunSession
 from simtviz.qt.settings import AppSettings, default_qsettings, load_settings, save_settings
-from simtviz.qt.tabs import TABS
+from simtviz.qt.tabs import TABS, TabSpec
 from simtviz.qt.tabs.index_map.inspector import ThreadInspector
 from simtviz.qt.tabs.index_map.launch import LaunchPanel
+from simtviz.qt.tabs.index_map.tab import IndexMapTab
 from simtviz.qt.tabs.index_map.window import RecordingWindowPanel
-from simtviz.qt.theme import point_size
-from simtviz.qt.widgets.progress import ProgressPanel
 from simtviz.qt.window_style import StyledPages
 from simtviz.resources import ResourceNotFound, resource_path
 
 log = logging.getLogger(__name__)
 
 PREFERRED_SIZE = QSize(1500, 900)
-# Below this width per point of font size the inspector goes under the map (1280 px at 20 pt is
-# narrow: beside the map it would leave the map ~300 px; under it the map keeps the width).
-NARROW_PX_PER_PT = 80
-# The backend badge over the map, per kind (a GPU shows its name instead).
-BADGES = {"sim": "CUDA simulator", "emu": "CPU emulator"}  # the tooltip: "(lockstep, NumPy)"
 
 
 def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
@@ -87,6 +75,8 @@ class MainWindow(StyledPages, QMainWindow):
         if self.settings_warning:
             log.warning("%s", self.settings_warning)
         self.session = RunSession(backend_factory, self, backend=backend)
+        # Tabs read and keep their settings through the session, never through the window.
+        self.session.settings, self.session.store = self.settings, self._qsettings
 
         self._build_widgets()
         self._build_status_bar()
@@ -108,81 +98,12 @@ class MainWindow(StyledPages, QMainWindow):
 
     # --- layout ----------------------------------------------------------------------------------
     def _build_widgets(self) -> None:
-        session = self.session
-        self.launchPanel = LaunchPanel(session)
-        self.windowPanel = RecordingWindowPanel(self.settings.budget_threads)
-        left = QWidget(objectName="leftColumn")
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.launchPanel, stretch=1)
-        left_layout.addWidget(self.windowPanel)
-        scroll = QScrollArea(objectName="launchScroll")
-        scroll.setWidget(left)
-        scroll.setWidgetResizable(True)
-        # No minimum width: on a projector the panel may be narrowed or collapsed (drag the
-        # splitter handle, or View → Launch panel) so that the map gets the room.
-        scroll.setMinimumWidth(0)
-        # Contents follow the panel's width (labels wrap) instead of scrolling sideways, where
-        # the z column of the spin boxes used to end up out of view.
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-
-        self.indexMap = IndexMap(session)
-        # Which backend ran sits over the map, where the eye is (the map's title and exported
-        # PNGs also name it): a status-bar corner is cut off or missed on a projector.
-        self.backendLabel = QLabel("Starting the backend…", objectName="backendLabel")
-        self.indexMap.set_badge(self.backendLabel)
-        self.progressPanel = ProgressPanel(session, RECORD, self._describe_run)
-        self.exportProgress = ProgressPanel(
-            session, EXPORT, self._describe_export, name="exportProgress", cancel_name="exportCancelButton"
-        )
-        centre = QWidget(objectName="mapColumn")
-        centre_layout = QVBoxLayout(centre)
-        centre_layout.setContentsMargins(0, 0, 0, 0)
-        # Over the map, in words, when only part of the launch recorded.
-        self.windowMessage = QLabel(objectName="windowMessage", wordWrap=True)
-        self.windowMessage.setStyleSheet("padding: 4px; font-weight: bold;")
-        self.windowMessage.setVisible(False)
-        centre_layout.addWidget(self.windowMessage)
-        centre_layout.addWidget(self.indexMap, stretch=1)
-        # The last run's summary under the map (its full text in the tooltip): in the status bar
-        # it pushed the messages off the screen's edge.
-        summary = QHBoxLayout()
-        self.lastRunLabel = QLabel("No run yet", objectName="lastRunLabel")
-        self.lastRunLabel.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.verificationLabel = QLabel("", objectName="verificationLabel")  # short: shown whole
-        summary.addWidget(self.lastRunLabel, stretch=1)
-        summary.addWidget(self.verificationLabel)
-        centre_layout.addLayout(summary)
-        centre_layout.addWidget(self.progressPanel)
-        centre_layout.addWidget(self.exportProgress)
-
-        self.inspector = ThreadInspector(session)
-        self.inspector.setMinimumWidth(0)
-
-        # [launch | [map | inspector]]; the inner splitter turns vertical (inspector below the
-        # map) when the window is narrow for its font size (see _arrange).
-        inner = QSplitter(Qt.Orientation.Horizontal, objectName="mapInspectorSplitter")
-        inner.addWidget(centre)
-        inner.addWidget(self.inspector)
-        inner.setStretchFactor(0, 1)
-        inner.setStretchFactor(1, 0)
-        inner.setCollapsible(0, False)
-        splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mapSplitter")
-        splitter.addWidget(scroll)
-        splitter.addWidget(inner)
-        splitter.setStretchFactor(0, 0)
-        splitter.setStretchFactor(1, 1)
-        splitter.setCollapsible(1, False)
-        self._launchScroll, self._mapSplitter, self._innerSplitter = scroll, splitter, inner
-        self._narrow: bool | None = None
-
-        self._tab_specs: dict[int, object] = {}  # id(tab widget) → its TabSpec
+        self._tab_specs: dict[int, TabSpec] = {}  # id(tab widget) → its TabSpec
         self.tabs = QTabWidget(objectName="mainTabs")
-        self.tabs.addTab(splitter, "Index map")
         for tab in TABS:
             try:
-                widget = tab.build(session, self)
-            except Exception:  # a broken panel must not take the index map down with it
+                widget = tab.factory(self.session)
+            except Exception:  # a broken tab must not take the others down with it
                 log.exception("the %s tab failed to start", tab.title)
                 continue
             setattr(self, tab.attribute, widget)
@@ -213,64 +134,99 @@ class MainWindow(StyledPages, QMainWindow):
     # --- wiring ----------------------------------------------------------------------------------
     def _wire(self) -> None:
         s, status = self.session, self.statusBar()
-        self.launchPanel.runRequested.connect(self.run)
-        # A new launch records from its start again; the origin belongs to the launch it was set for.
-        self.launchPanel.configChanged.connect(lambda _config: self.windowPanel.reset())
-        self.windowPanel.moveRequested.connect(lambda _origin: self.run())
-        self.windowPanel.budgetChanged.connect(
-            lambda threads: setattr(self.settings, "budget_threads", threads)
-        )
-        self.indexMap.threadPinned.connect(
-            lambda cell: self.inspector.show_cell(cell, self.indexMap.row_of(cell))
-        )
-        self.indexMap.cellHovered.connect(self._on_hovered)
-        self.inspector.goToRequested.connect(self.indexMap.pin)
-        self.indexMap.planeChanged.connect(lambda _z: self.inspector.clear())
-        self.indexMap.tiledCheck.toggled.connect(self.menuActions["tiledAction"].setChecked)
-        s.backendReady.connect(self._on_backend_ready)
+        index_map = self._index_map()
+        if index_map is not None:
+            index_map.indexMap.tiledCheck.toggled.connect(self.menuActions["tiledAction"].setChecked)
         s.backendFailed.connect(self._on_backend_failed)
         s.noticeArrived.connect(self.show_notice)
         s.runStarted.connect(lambda *_: self.show_notice(""))
         self._busy_messages: set[str] = set()
         s.busyChanged.connect(self._on_busy)
-        s.recordingChanged.connect(self._on_recorded)
-        s.runFailed.connect(self._on_run_failed)
+        s.confirmRequested.connect(
+            lambda experiment, request, exc: dialogs.ask_run_anyway(
+                self, exc, lambda: s.run_anyway(experiment, request)
+            )
+        )
         s.fetchFailed.connect(
             lambda exc, _tb: status.showMessage(f"Could not read the record from the GPU: {exc}", 10000)
         )
         s.exportFinished.connect(lambda written: status.showMessage(f"Saved {written}", 8000))
         s.exportFailed.connect(self._on_export_failed)
         s.openFailed.connect(lambda path, exc: dialogs.open_failed(self, path, exc))
+        # The tabs' intents that the window answers: show a tab page, a status-bar message.
+        s.showRequested.connect(self.show_tab_of)
+        s.statusRequested.connect(self._on_status_requested)
+
+    def _index_map(self) -> IndexMapTab | None:
+        tab = getattr(self, "indexMapTab", None)
+        return tab if isinstance(tab, IndexMapTab) else None
 
     def _apply_settings(self, s: AppSettings) -> None:
-        self.launchPanel.set_config(s.config)
-        self.indexMap.set_color_field(s.color)
-        self.indexMap.set_tiled(s.tiled)
+        index_map = self._index_map()
+        if index_map is not None:
+            index_map.apply_settings(s)
         self.set_theme(s.theme)
         self.presentationAction.setChecked(s.presentation)
         self.set_presentation(s.presentation)
 
     def _current_settings(self) -> AppSettings:
-        config = self.launchPanel.config()
         s = self.settings
-        s.grid, s.block = config.grid, config.block
-        s.color = self.indexMap.color_field()
-        s.tiled = self.indexMap.tiledCheck.isChecked()
+        index_map = self._index_map()
+        if index_map is not None:
+            index_map.store_settings(s)
         s.geometry = self.saveGeometry()
-        s.budget_threads = self.windowPanel.budget()
         return s
+
+    # --- tabs --------------------------------------------------------------------------------------
+    def show_tab_of(self, widget: QWidget) -> bool:
+        """Bring forward the tab page that holds ``widget`` (the ``show`` intent); False when it
+        is in no tab."""
+        w: QWidget | None = widget
+        while w is not None:
+            if self.tabs.indexOf(w) >= 0:
+                self.tabs.setCurrentWidget(w)
+                return True
+            w = w.parentWidget()
+        return False
+
+    def _on_status_requested(self, text: str, ms: int) -> None:
+        if ms == 0:
+            self._say_busy(text)
+        else:
+            self.statusBar().showMessage(text, ms)
+
+    # The index map's parts and methods, where tests and scripts reach them (CONTRACT.md).
+    @property
+    def indexMap(self) -> IndexMap:
+        return self._require_index_map().indexMap
+
+    @property
+    def inspector(self) -> ThreadInspector:
+        return self._require_index_map().inspector
+
+    @property
+    def launchPanel(self) -> LaunchPanel:
+        return self._require_index_map().launchPanel
+
+    @property
+    def windowPanel(self) -> RecordingWindowPanel:
+        return self._require_index_map().windowPanel
+
+    @property
+    def backendLabel(self) -> QLabel:
+        return self._require_index_map().backendLabel
+
+    def _require_index_map(self) -> IndexMapTab:
+        tab = self._index_map()
+        if tab is None:
+            raise AttributeError("the index map tab did not start")
+        return tab
 
     def set_budget_threads(self, threads: int) -> None:
         """Most threads one run records (the ``record/budget_threads`` setting)."""
-        self.windowPanel.set_budget(threads)
+        self._require_index_map().set_budget_threads(threads)
 
     # --- the backend -------------------------------------------------------------------------------
-    def _on_backend_ready(self, info: BackendInfo) -> None:
-        # Short words in the badge over the map; the device's details in its tooltip.
-        name = info.label.split(" — ")[0]
-        self.backendLabel.setText(BADGES.get(info.kind, f"GPU: {name}"))
-        self.backendLabel.setToolTip(info.label)
-
     def show_notice(self, line: str) -> None:
         """One line from the backend about the run (empty: none), in the status bar until the next."""
         self.backendNotice.setText(line)
@@ -279,12 +235,13 @@ class MainWindow(StyledPages, QMainWindow):
 
     def _on_backend_failed(self, exc: BaseException, tb: str) -> None:
         """No backend (e.g. ``--backend gpu`` without a driver): say so and offer the simulator."""
-        self.backendLabel.setText(f"No backend: {exc}")
         dialogs.backend_unavailable(self, exc, tb, self.use_simulator)
 
     def use_simulator(self) -> None:
         """Start the CUDA simulator in place of the backend that failed."""
-        self.backendLabel.setText("Starting the CPU simulator…")
+        index_map = self._index_map()
+        if index_map is not None:
+            index_map.backendLabel.setText("Starting the CPU simulator…")
         self.session.use_simulator()
 
     # --- running -----------------------------------------------------------------------------------
@@ -298,10 +255,7 @@ class MainWindow(StyledPages, QMainWindow):
 
     def run(self, force: bool = False) -> None:
         """Launch the configuration in the launch panel (asynchronously; the map updates when done)."""
-        config = self.launchPanel.config()
-        request = RecordRequest(config, force, self.windowPanel.budget(), self.windowPanel.origin())
-        if self.session.record(request):
-            self._say_busy(f"Running {config.launch_line()} …")
+        self._require_index_map().run(force)
 
     def _on_export_failed(self, exc: BaseException) -> None:
         if isinstance(exc, Cancelled):
@@ -309,42 +263,27 @@ class MainWindow(StyledPages, QMainWindow):
         else:
             dialogs.export_failed(self, exc)
 
-    def _describe_export(self, target: Path) -> tuple[str, float | None]:
-        return f"Writing {Path(target).name}", None
-
-    def _describe_run(self, request: RecordRequest) -> tuple[str, float | None]:
-        # Every thread runs, recorded or not: the estimate is for the whole launch.
-        threads, info = request.config.total_threads, self.session.info
-        if info is None:
-            return f"Running {threads:,} threads", None
-        return f"Running {threads:,} threads on {info.device_words}", info.estimate_seconds(threads)
-
     def cancel(self) -> None:
         if self.session.cancel():
             self._say_busy("Cancelling…")
 
-    def _shown_tab_method(self, which: str) -> Callable[[], object] | None:
-        """The shown tab's primary action (``run``) or its cancel, from the tab table."""
+    def _shown_tab(self) -> tuple[QWidget | None, TabSpec | None]:
         page = self.tabs.currentWidget()
         widget = page.widget() if isinstance(page, QScrollArea) else page
-        spec = self._tab_specs.get(id(widget))
-        name = getattr(spec, which, "") if spec is not None else ""
-        return getattr(widget, name) if name else None
+        return widget, self._tab_specs.get(id(widget))
 
     def run_shown_tab(self) -> None:
-        """Ctrl+R / F5: the shown tab's primary action (Your kernel: Run traced; Lesson: Try it);
-        on the index map, Run."""
-        run = self._shown_tab_method("run")
-        if run is None:
-            self.run()
-        else:
-            run()
+        """Ctrl+R / F5: the shown tab's primary action (Index map: Run; Your kernel: Run traced;
+        Lesson: Try it)."""
+        widget, spec = self._shown_tab()
+        if spec is not None and spec.run is not None:
+            spec.run(widget)
 
     def cancel_shown_tab(self) -> None:
         """Esc: cancel what the shown tab runs (a trace) and the session's run, if any."""
-        cancel = self._shown_tab_method("cancel")
-        if cancel is not None:
-            cancel()
+        widget, spec = self._shown_tab()
+        if spec is not None and spec.cancel is not None:
+            spec.cancel(widget)
         self.cancel()
 
     def open_record(self, path: str | Path | None = None) -> bool:
@@ -360,61 +299,6 @@ class MainWindow(StyledPages, QMainWindow):
             return False
         self._say_busy(f"Opening {Path(path).name} …")
         return True
-
-    def _on_recorded(self, recording: Recording) -> None:
-        self._arrange()  # the inspector beside a square map, under a wide one
-        opened = self.session.opened_from
-        if opened is not None:
-            # The launch panel shows the recorded launch, so Run repeats it.
-            self.launchPanel.set_config(recording.config)
-        wall = recording.timings_ms.get("wall_ms")
-        parts = [f"Last run: {recording.config.launch_line('kernel', '')[:-2]}"]
-        parts.append(
-            kernel_time_words(recording.timings_ms, recording.backend)
-        )  # says what each time measures
-        if wall is not None:
-            parts.append(f"host {format_duration(wall / 1000)}")  # launch + wait, host clock
-        if opened is not None:
-            parts.append(f"opened from {opened.name}")
-        else:
-            parts.append(f"Run → map {format_duration(self.session.seconds_since_run())}")
-        self.lastRunLabel.setText(", ".join(parts))
-        self.lastRunLabel.setToolTip(", ".join(parts))
-        verification = recording.verification
-        self.verificationLabel.setText(verification.summary() if verification else "not verified")
-        self.verificationLabel.setStyleSheet("" if verification and verification.ok else "color: #d32f2f;")
-        # How much of the launch recorded: in the status bar, and over the map when partial.
-        config, window = recording.config, recording.window
-        text = window.describe(config)
-        # Dimensions edited while it ran: the arrows belong to the new launch, from its start.
-        if config == self.launchPanel.config():
-            self.windowPanel.show_window(config, window)
-        partial = not window.covers(config)
-        if partial:
-            self.windowMessage.setText(
-                f"⚠ Over the recording budget of {self.windowPanel.budget():,} threads — every thread ran, "
-                f"but {text}. Move the window with the Recording window controls."
-            )
-        self.windowMessage.setVisible(partial)
-        self.statusBar().showMessage(text[0].upper() + text[1:], 15000)  # "Recording all 384 threads"
-
-    def _on_run_failed(self, experiment: str, request: RecordRequest, exc: BaseException, tb: str) -> None:
-        if experiment != RECORD:
-            return
-        failure = dialogs.RecordFailure(
-            self.windowPanel.budget(),
-            self.recording is not None,
-            lambda: self.run(force=True),
-        )
-        message = dialogs.report_record_error(self, exc, tb, failure)
-        if message:
-            self.statusBar().showMessage(message, 15000)
-
-    def _on_hovered(self, cell: Cell | None) -> None:
-        if cell is not None and self.recording is not None:
-            t = self.session.thread_record(self.indexMap.row_of(cell))
-            text = f"threadIdx {t['threadIdx']}, blockIdx {t['blockIdx']}" if t else "…"
-            self.statusBar().showMessage(text, 3000)
 
     def _on_busy(self, busy: bool) -> None:
         """A run or export ended (result, error, cancel or a No to "Run it anyway?"): its
@@ -443,47 +327,13 @@ class MainWindow(StyledPages, QMainWindow):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._arrange()
+        index_map = self._index_map()
+        if index_map is not None:
+            index_map.arrange()
 
     def is_narrow(self) -> bool:
         """True when the inspector sits under the map (a narrow window for its font size)."""
-        return self.width() < NARROW_PX_PER_PT * point_size(self.settings.presentation)
-
-    def _arrange(self) -> None:
-        """Share the width between launch panel, map and inspector for this window and font.
-
-        Wide: [launch | map | inspector]. Narrow (1280 px in presentation mode): the inspector
-        goes under the map, so the map and the worked formulas both get the full width beside
-        the launch panel. No panel sets a minimum width: the window always fits 1024 × 640.
-        A map about as tall as it is wide (16 × 16 blocks) keeps the inspector beside it even
-        then: under it, the map got a strip 170 px high with 10 px cells.
-        """
-        shape = self.recording.plane_shape()[-2:] if self.recording is not None else (0, 1)
-        narrow = self.is_narrow() and shape[0] < 0.6 * shape[1]
-        if narrow == self._narrow:
-            return
-        self._narrow = narrow
-        width = max(self.width(), 640)
-        inner = self._innerSplitter
-        inner.setOrientation(Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal)
-        self.inspector.set_wide(narrow)
-        launch = self._launch_width(width)
-        self._mapSplitter.setSizes([launch, width - launch])
-        if narrow:
-            height = max(self.height(), 400)
-            inner.setSizes([int(height * 0.7), int(height * 0.3)])
-        else:
-            rest = width - launch
-            inner.setSizes([rest - int(rest * 0.32), int(rest * 0.32)])
-
-    def _launch_width(self, width: int) -> int:
-        """The launch panel's share: its contents' width at this font size, at most 36 % of the window."""
-        panel = self._launchScroll.widget()
-        panel.ensurePolished()
-        for child in panel.findChildren(QWidget):
-            child.ensurePolished()
-        need = panel.sizeHint().width() + self._launchScroll.verticalScrollBar().sizeHint().width() + 6
-        return max(220, min(need, int(width * (0.3 if self.is_narrow() else 0.36))))
+        return self._require_index_map().is_narrow()
 
     def set_theme(self, name: str) -> None:
         self.settings.theme = name
@@ -493,6 +343,7 @@ class MainWindow(StyledPages, QMainWindow):
     def set_presentation(self, on: bool) -> None:
         self.settings.presentation = bool(on)
         self._restyle()
+        self.session.set_presentation(bool(on))  # tabs that size their own text follow
 
     def toggle_full_screen(self) -> None:
         if self.isFullScreen():
@@ -501,10 +352,10 @@ class MainWindow(StyledPages, QMainWindow):
             self.showFullScreen()
 
     def fit_map(self) -> None:
-        self.indexMap.fit()
+        self._require_index_map().indexMap.fit()
 
     def set_tiled(self, tiled: bool) -> None:
-        self.indexMap.set_tiled(tiled)
+        self._require_index_map().indexMap.set_tiled(tiled)
 
     def show_shortcuts(self) -> None:
         dialogs.information(self, "Keyboard shortcuts", shortcut_text(), "shortcutsDialog")
@@ -518,49 +369,13 @@ class MainWindow(StyledPages, QMainWindow):
         )
 
     # --- export ------------------------------------------------------------------------------------
-    def _ask_path(self, title: str, suffix: str, filters: str) -> Path | None:
-        start = Path(self.settings.export_dir or Path.home()) / f"simtviz-map.{suffix}"
-        path = dialogs.ask_save_path(self, title, start, suffix, filters)
-        if path is not None:
-            self.settings.export_dir = str(path.parent)
-        return path
-
-    def _nothing_to_export(self) -> bool:
-        if self.recording is None:
-            self.statusBar().showMessage("Nothing to export yet: press Run first.", 5000)
-        return self.recording is None
-
     def export_map_png(self, path: str | Path | None = None) -> Path | None:
         """File → Export map as PNG; with ``path`` no dialog is shown (tests, scripts)."""
-        if self._nothing_to_export():
-            return None
-        target = Path(path) if path is not None else self._ask_path("Export map", "png", "PNG image (*.png)")
-        if target is None:
-            return None
-        try:
-            written = self.indexMap.export_png(target)
-        except (ExportError, OSError) as exc:
-            dialogs.export_failed(self, exc)
-            return None
-        self.statusBar().showMessage(f"Saved {written}", 8000)
-        return written
+        return self._require_index_map().export_map_png(path)
 
     def export_records(self, path: str | Path | None = None, fmt: str | None = None) -> Path | None:
-        """File → Export records as NPZ (the ``simtviz record`` format) or CSV. Device records are
-        copied to the host on the worker: the path is returned before they are written."""
-        if self._nothing_to_export():
-            return None
-        fmt = fmt or (Path(path).suffix.lstrip(".").lower() if path is not None else "npz")
-        if path is None:
-            filters = "NumPy records (*.npz)" if fmt == "npz" else "CSV table (*.csv)"
-            path = self._ask_path("Export records", fmt, filters)
-            if path is None:
-                return None
-        target = Path(path)
-        if self.session.export_records(target, fmt) is None:
-            return None
-        self._say_busy(f"Writing {target.name} …")
-        return target
+        """File → Export records as NPZ or CSV (the index map tab's records)."""
+        return self._require_index_map().export_records(path, fmt)
 
     # --- closing -----------------------------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:

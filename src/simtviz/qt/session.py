@@ -5,33 +5,44 @@ arrives on the GUI thread. A request about the recording (its map images, one th
 export) takes the same path wherever the records live: host records answer at once, device (GPU)
 records are read on the worker, and either way the answer comes through the same signal. Answers
 to stale requests (an older recording, a hover that moved on) are dropped.
+
+Isolated experiments (the Your kernel tab's ``trace``, the Exercises tab's ``exercise``) take the
+same ``run`` and the same signals, but not the worker: each run is a child process of its own
+(``backends.isolated``) that no CUDA or numba call in this process serves, and a student's kernel
+may run to its time limit (minutes); on the one worker it would hold up the index map's runs and
+its thread fetches all that while. So each isolated experiment gets a thread of its own here
+(one run at a time per experiment), and ``cancel(experiment)`` kills its child at once.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QSettings, Signal
 
 from simtviz.backends.base import Backend, BackendInfo
 from simtviz.backends.record import RecordRequest as BackendRecordRequest
-from simtviz.core.errors import BackendUnavailable, Cancelled
+from simtviz.core.errors import BackendUnavailable, Cancelled, LaunchTooLarge
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.maps import MapImages, is_device, map_images
 from simtviz.core.recording import Recording, load_npz
 from simtviz.core.window import choose_window
 from simtviz.jobs import Job
-from simtviz.qt.settings import APP_BUDGET_THREADS
+from simtviz.qt.settings import APP_BUDGET_THREADS, AppSettings
 from simtviz.qt.worker_bridge import WorkerBridge
 
 RECORD = "record"
 VECADD = "vecadd"
 OPEN = "open"  # reading a saved record
 EXPORT = "export"  # writing the records to a file: runStarted/runProgress carry this name
+# Experiments whose tab asks "Run it anyway?" in its own words (the vector add's sweep).
+ASKS_ITSELF = frozenset({VECADD})
 # Threads fetched from a device recording are kept (a few hundred bytes each) up to this many.
 MAX_CACHED_THREADS = 10_000
 
@@ -53,6 +64,16 @@ def _backend_request(experiment: str, request: Any) -> Any:
         window = choose_window(request.config, request.budget, request.origin)
         return BackendRecordRequest(request.config, window, force=request.force)
     return request
+
+
+def _isolated(experiment: str) -> bool:
+    """Whether ``experiment`` runs in a child process of its own (imports its module once)."""
+    from simtviz.backends.experiment import get, is_isolated
+
+    try:
+        return is_isolated(get(experiment))
+    except KeyError:  # not registered in this process: the worker's backend says so
+        return False
 
 
 def backend_factory(flag: str) -> Callable[[], Backend]:
@@ -97,6 +118,18 @@ class RunSession(QObject):
     closing = Signal()  # the window is closing: panels end their own processes
     # One line from the backend about the run (the emulator handing a kernel to the simulator).
     noticeArrived = Signal(str)
+    runNotice = Signal(str, str)  # experiment, the same line: a tab shows its own run's
+    # A run refused as too long without force (after its runFailed): experiment, request, the
+    # LaunchTooLarge. The window asks "Run it anyway?" (dialogs.ask_run_anyway) → run_anyway.
+    confirmRequested = Signal(str, object, object)
+    # An isolated run ended, from its thread: experiment, request, result, exception, traceback.
+    _isolatedDone = Signal(str, object, object, object, str)
+    # Intents: one tab asks for something another tab or the window does (see "intents" below).
+    showRequested = Signal(object)  # a QWidget: bring forward the tab page that holds it
+    statusRequested = Signal(str, int)  # a passing message, its milliseconds (0: a busy line)
+    launchRequested = Signal(object, str)  # LaunchConfig, colouring ("": keep): show it in the index map
+    blockRequested = Signal(object, object)  # LaunchConfig, blockIdx: pin its thread (0, 0, 0)
+    presentationChanged = Signal(bool)  # the window's font size changed (presentation mode)
 
     def __init__(
         self,
@@ -105,6 +138,10 @@ class RunSession(QObject):
         backend: str = "sim",
     ) -> None:
         super().__init__(parent)
+        # The view settings the window loaded, and where they are kept (None: nowhere, e.g. a
+        # panel built alone in a test): tabs read and save their own keys through these.
+        self.settings = AppSettings()
+        self.store: QSettings | None = None
         self._recording: Recording | None = None
         self._opened_from: Path | None = None
         self._info: BackendInfo | None = None
@@ -116,6 +153,8 @@ class RunSession(QObject):
         # The row each kind of thread fetch ("thread" for hover, "pin") waits for; the bridge drops
         # all but the latest of a kind, so a newer hover drops an older one, never a pin.
         self._fetching: dict[str, int] = {}
+        self._isolated: dict[str, Backend] = {}  # experiment → the backend running it now
+        self._isolatedDone.connect(self._on_isolated_done)
         self.bridge = WorkerBridge(factory or backend_factory(backend), self)
         self.bridge.ready.connect(self._on_ready)
         self.bridge.backendFailed.connect(self._on_backend_failed)
@@ -160,7 +199,10 @@ class RunSession(QObject):
 
     # --- runs ---------------------------------------------------------------------------------
     def run(self, experiment: str, request: Any) -> bool:
-        """Start ``experiment`` on the worker; False (and nothing happens) while busy or closing."""
+        """Start ``experiment`` on the worker (an isolated one in a child process of its own);
+        False (and nothing happens) while busy or closing."""
+        if _isolated(experiment):
+            return self._run_isolated(experiment, request)
         if not self.can_run:
             return False
         self._started = time.perf_counter()
@@ -188,12 +230,83 @@ class RunSession(QObject):
         """Since the last run was started: read when its result is shown ("Run → map")."""
         return time.perf_counter() - self._started
 
-    def cancel(self) -> bool:
-        """Stop the running job; it fails with ``Cancelled``. False when nothing runs."""
+    def cancel(self, experiment: str | None = None) -> bool:
+        """Stop the running job (``experiment``: that isolated experiment's run); it fails with
+        ``Cancelled``. False when nothing runs."""
+        if experiment is not None and _isolated(experiment):
+            backend = self._isolated.get(experiment)
+            if backend is None:
+                return False
+            backend.cancel()
+            return True
         if not self.bridge.busy:
             return False
         self.bridge.cancel()
         return True
+
+    # --- isolated experiments (a child process per run; see the module's docstring) ----------
+    def child_kind(self) -> str:
+        """The backend kind an isolated run uses: the session's, or until it is ready the one
+        ``auto`` / ``$SIMTVIZ_BACKEND`` picks."""
+        if self._info is not None:
+            return str(self.kind)
+        from simtviz.backends.selection import resolve_backend
+
+        return resolve_backend(None)
+
+    def running(self, experiment: str) -> bool:
+        """True while an isolated run of ``experiment`` is in progress."""
+        return experiment in self._isolated
+
+    def prewarm(self, experiment: str) -> None:
+        """Start ``experiment``'s next child process now (numba imported; on a GPU also warmed
+        up), off the GUI thread, so Run finds it ready."""
+        if self._closing or experiment in self._isolated:
+            return
+        from simtviz.backends.isolated import prewarm
+
+        prewarm(self.child_kind(), experiment)
+
+    def _run_isolated(self, experiment: str, request: Any) -> bool:
+        if self._closing or experiment in self._isolated:
+            return False
+        from simtviz.backends import info_for
+        from simtviz.backends.isolated import ChildBackend
+
+        backend = ChildBackend(info_for(self.child_kind()))
+        backend.notice_handler = lambda line: self._notice(experiment, line)
+        self._isolated[experiment] = backend
+        self.runStarted.emit(experiment, request)
+
+        def work() -> None:
+            # Signals emitted here are queued to the GUI thread.
+            try:
+                result = backend.run(
+                    experiment, request, lambda fraction: self.runProgress.emit(experiment, fraction)
+                )
+            except BaseException as exc:  # every failure is reported, in words
+                self._isolatedDone.emit(experiment, request, None, exc, traceback.format_exc())
+            else:
+                self._isolatedDone.emit(experiment, request, result, None, "")
+
+        threading.Thread(target=work, name=f"simtviz-{experiment}", daemon=True).start()
+        return True
+
+    def _notice(self, experiment: str, line: str) -> None:
+        self.runNotice.emit(experiment, line)
+        self.noticeArrived.emit(line)
+
+    def _on_isolated_done(
+        self, experiment: str, request: Any, result: Any, exc: BaseException | None, tb: str
+    ) -> None:
+        self._isolated.pop(experiment, None)
+        if self._closing:
+            return
+        if exc is not None:
+            self._report_failure(experiment, request, exc, tb)
+        else:
+            self.resultArrived.emit(experiment, result)
+        self.prewarm(experiment)  # the next run finds numba already imported, after a failure too
 
     def _on_result(self, experiment: str, result: Any, opened_from: Path | None = None) -> None:
         if self._closing:
@@ -210,7 +323,22 @@ class RunSession(QObject):
             return
         if isinstance(exc, BackendUnavailable):
             self._on_backend_failed(exc, "")
+        self._report_failure(experiment, request, exc, tb)
+
+    def _report_failure(self, experiment: str, request: Any, exc: BaseException, tb: str) -> None:
+        """``runFailed`` for every failure; a run too long to start unasked also asks."""
         self.runFailed.emit(experiment, request, exc, tb)
+        if (
+            isinstance(exc, LaunchTooLarge)
+            and experiment not in ASKS_ITSELF
+            and is_dataclass(request)
+            and hasattr(request, "force")
+        ):
+            self.confirmRequested.emit(experiment, request, exc)
+
+    def run_anyway(self, experiment: str, request: Any) -> bool:
+        """ "Run it anyway? Yes": the same request again, with ``force``."""
+        return self.run(experiment, replace(request, force=True))
 
     # --- the current recording ------------------------------------------------------------------
     @property
@@ -351,4 +479,34 @@ class RunSession(QObject):
         """Stop the worker (cancelling what runs); later results are dropped."""
         self._closing = True
         self.closing.emit()
+        for backend in list(self._isolated.values()):
+            backend.cancel()  # kills the child; its thread ends within a poll
+        from simtviz.backends.isolated import WARM
+
+        WARM.close()  # the children started ahead
         return self.bridge.shutdown(timeout)
+
+    # --- intents ------------------------------------------------------------------------------
+    # A tab never reaches into the window or another tab: it states what it wants here, and the
+    # window (tab pages, status bar) or the index map tab (launches, blocks) answers.
+    def show(self, widget: Any) -> None:
+        """Bring forward the tab page that holds ``widget``."""
+        self.showRequested.emit(widget)
+
+    def say(self, text: str, ms: int = 8000) -> None:
+        """A passing message in the status bar; ``ms`` 0: a busy line, gone when the run ends."""
+        self.statusRequested.emit(text, ms)
+
+    def show_launch(self, config: LaunchConfig, colouring: str = "") -> None:
+        """Show ``config`` in the index map (coloured by ``colouring``), recording it unless the
+        map shows it already; the recording arrives through ``recordingChanged``."""
+        self.launchRequested.emit(config, colouring)
+
+    def show_block(self, config: LaunchConfig, block_xyz: tuple[int, int, int]) -> None:
+        """Pin thread (0, 0, 0) of ``block_xyz`` of ``config`` in the index map (recording it first
+        when the map does not hold that block)."""
+        self.blockRequested.emit(config, block_xyz)
+
+    def set_presentation(self, on: bool) -> None:
+        self.settings.presentation = bool(on)
+        self.presentationChanged.emit(bool(on))

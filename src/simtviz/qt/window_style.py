@@ -1,37 +1,44 @@
 """How the main window applies its theme and font size (presentation mode) without stalling.
 
 A new style sheet re-polishes every widget under it: on the window, every widget of every tab
-(~300 ms, issue 21); on the Your kernel page alone still 100–200 ms. So the theme's sheet stays
-on the window and changes only with the theme, and the font size is not a sheet: each widget of
-a page gets its own font at the new size (``set_point_size``: no re-polish, only the font change
-and the relayout it causes). With a style sheet on the window Qt no longer passes a parent's
-setFont() on to its grandchildren, hence one setFont per widget. The shown page changes at once;
-the other pages while the user looks at this one (one per turn of the event loop) or, at the
-latest, as they are shown. A hidden page lays itself out only when shown.
+(~300 ms, issue 21); on the Your kernel page alone still 45–95 ms of CPU. So the theme's sheet
+stays on the window and changes only with the theme, and the font size is not a sheet: each
+widget of a page gets its own font at the new size (``set_point_size``: no re-polish, only the
+font change and the relayout it causes). With a style sheet on the window Qt no longer passes a
+parent's setFont() on to its grandchildren, hence one setFont per widget, and a widget made later
+starts from the application's font, hence that font follows the mode too. The shown page changes
+at once; the other pages once it is painted (one per turn of the event loop) or, at the latest,
+as they are shown. A hidden page lays itself out only when shown.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QWidget
 
-from simtviz.qt.theme import PALETTES, point_size, stylesheet
+from simtviz.qt.theme import point_size, stylesheet
 
 if TYPE_CHECKING:
-    from simtviz.qt.main_window import MainWindow
+    from PySide6.QtWidgets import QMainWindow, QTabWidget
 
-    _Base = MainWindow
+    from simtviz.qt.settings import AppSettings
+
+    _Base = QMainWindow
 else:
     _Base = object
+
+# Hidden pages are restyled after the shown one has been painted: the timer must not come due
+# while the toggle's own relayout and paint still run (on a busy machine, well over 30 ms).
+BACKGROUND_START_MS = 300
+BACKGROUND_STEP_MS = 30
 
 
 def set_point_size(root: QWidget, size: int) -> bool:
     """Give ``root`` and every widget in it ``size`` pt, keeping each one's family and weight;
-    False when ``root`` had that size already (nothing done). Parents first: a widget created
-    later in it takes its parent's font."""
+    False when ``root`` had that size already (nothing done). Parents first."""
     if root.property("simtvizPointSize") == size:
         return False
     root.setProperty("simtvizPointSize", size)
@@ -43,19 +50,18 @@ def set_point_size(root: QWidget, size: int) -> bool:
     return True
 
 
-# Hidden pages are restyled after the shown one has been painted: the timer must not come due
-# while the toggle's own relayout and paint still run (on a busy machine, well over 30 ms).
-BACKGROUND_START_MS = 300
-BACKGROUND_STEP_MS = 30
-
-
 class StyledPages(_Base):
-    """Mixed into ``MainWindow``: ``font_rule()`` and ``_restyle()``."""
+    """Mixed into ``MainWindow``: ``font_rule()`` and ``_restyle()``. Each page is given the font
+    size; a page whose widget draws rather than styles (the index map) has ``apply_style(theme,
+    presentation)`` called instead, when it is shown (a hidden map's redraw would cost the shown
+    tab's next frame)."""
+
+    settings: AppSettings
+    tabs: QTabWidget
 
     def _init_styles(self) -> None:
         self._styled_theme = ""
         self._pages_to_style: list[int] = []
-        self._map_style: tuple[str, bool] | None = None
         self._app_font: QFont | None = None  # the application's font before this window's size
         self.tabs.currentChanged.connect(self._style_page)
 
@@ -103,19 +109,10 @@ class StyledPages(_Base):
 
     def _style_page(self, index: int) -> None:
         page = self.tabs.widget(index)
-        if page is not None:
-            set_point_size(page, point_size(self.settings.presentation))
-        # The index map and the inspector are drawn, not styled: redrawn only when shown
-        # (a hidden map's rebuild would cost the shown tab's next frame).
-        if index == 0 and self.tabs.currentIndex() == 0:
-            self._style_map()
-
-    def _style_map(self) -> None:
-        wanted = (self.settings.theme, self.settings.presentation)
-        if self._map_style == wanted:
+        if page is None:
             return
-        self._map_style = wanted
-        self.inspector.set_point_size(point_size(self.settings.presentation))
-        self.indexMap.apply_style(PALETTES[self.settings.theme], self.settings.presentation)
-        self._narrow = None
-        self._arrange()
+        set_point_size(page, point_size(self.settings.presentation))
+        # A tab drawn rather than styled (the index map's map and inspector) restyles itself.
+        apply_style: Any = getattr(page, "apply_style", None)
+        if callable(apply_style) and index == self.tabs.currentIndex():
+            apply_style(self.settings.theme, self.settings.presentation)

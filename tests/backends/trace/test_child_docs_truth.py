@@ -4,7 +4,7 @@ the ones the code sets (issue 24, item 4): no promise of a sandbox, no number th
 from __future__ import annotations
 
 from repo_paths import ROOT
-from simtviz.backends.trace.limits import ADDRESS_SPACE_BYTES, EXTRA_TASKS, OPEN_FILES
+from simtviz.backends.child_limits import ADDRESS_SPACE_BYTES, EXTRA_TASKS, OPEN_FILES
 from simtviz.core.files import KERNEL_FILE_LIMIT
 from simtviz.core.trace.args import ARRAY_BUDGET_BYTES
 

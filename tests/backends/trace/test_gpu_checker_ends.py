@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/p
 # A checker busy compiling (here: spinning) when its trace child dies; its stdin's EOF is not
 # read until the compile ends, which for a pathological kernel was never.
 BUSY_CHECKER = (
-    "from simtviz.backends.trace import limits\n"
+    "from simtviz.backends import child_limits as limits\n"
     "import sys\n"
     "getattr(limits, 'end_with_parent', lambda p: None)(int(sys.argv[1]))\n"
     "while True:\n"
@@ -60,7 +60,7 @@ def test_a_busy_checker_ends_when_its_trace_child_dies() -> None:
 
 
 def test_a_checker_has_a_cpu_ceiling() -> None:
-    from simtviz.backends.trace.limits import CHECKER_CPU_SECONDS
+    from simtviz.backends.child_limits import CHECKER_CPU_SECONDS
 
     # A compile takes seconds; five minutes of CPU is far past any real one.
     assert 60 <= CHECKER_CPU_SECONDS <= 600

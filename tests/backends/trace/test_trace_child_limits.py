@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from repo_paths import SRC
-from simtviz.backends.trace.isolated import TraceChild, remove_stale_trace_temp, run_isolated
+from simtviz.backends.isolated import IsolatedChild, remove_stale_trace_temp, run_isolated
 from simtviz.core.errors import Cancelled, TimeLimitReached
 from simtviz.core.trace.model import TraceRequest
 
@@ -97,7 +97,7 @@ def trace_folders(mark: Path) -> list[Path]:
 def test_the_time_limit_ends_a_background_process_and_leaves_no_folder(mark: Path) -> None:
     started = time.monotonic()
     with pytest.raises(TimeLimitReached):
-        run_isolated("sim", request(BACKGROUND_SLEEP, 3.0))
+        run_isolated("sim", "trace", request(BACKGROUND_SLEEP, 3.0))
     # 3 s limit, plus the child's start (numba's import, ~1–3 s on a busy 2-core machine)
     assert time.monotonic() - started < 20
     pid = int(mark.read_text())
@@ -109,7 +109,7 @@ def test_cancel_ends_a_background_process_and_leaves_no_folder(mark: Path) -> No
     cancel = threading.Event()
     threading.Thread(target=lambda: (wait_for(mark.exists, 60), cancel.set()), daemon=True).start()
     with pytest.raises(Cancelled):
-        run_isolated("sim", request(BACKGROUND_SLEEP, 60.0), cancel=cancel)
+        run_isolated("sim", "trace", request(BACKGROUND_SLEEP, 60.0), cancel=cancel)
     pid = int(mark.read_text())
     assert wait_for(lambda: gone(pid), 3), "the kernel's background sleep survived Cancel"
     assert trace_folders(mark) == []
@@ -137,7 +137,7 @@ def _seen(w=open(os.environ["SIMTVIZ_TEST_MARK"], "w").write(repr({
     )
     import resource
 
-    run_isolated("sim", request(source, 30.0))
+    run_isolated("sim", "trace", request(source, 30.0))
     seen = ast.literal_eval(mark.read_text())
     inf = resource.RLIM_INFINITY
     assert seen["session_leader"]
@@ -156,11 +156,11 @@ def _seen(w=open(os.environ["SIMTVIZ_TEST_MARK"], "w").write(repr({
 
 PARENT = """
 import os, sys, threading
-from simtviz.backends.trace.isolated import TraceChild
+from simtviz.backends.isolated import IsolatedChild
 from simtviz.core.trace.model import TraceRequest
 
 holder = []
-t = threading.Thread(target=lambda: holder.append(TraceChild("sim")))  # as the app's prewarm
+t = threading.Thread(target=lambda: holder.append(IsolatedChild("sim", "trace")))  # as the app's prewarm
 t.start(); t.join()
 child = holder[0]
 print(child.pid, flush=True)
@@ -219,7 +219,7 @@ def test_stale_folders_of_dead_parents_are_removed_at_start(tmp_path: Path) -> N
 
 
 def test_a_child_started_ahead_and_closed_leaves_no_folder(mark: Path) -> None:
-    child = TraceChild("sim")
+    child = IsolatedChild("sim", "trace")
     assert wait_for(child.ready.is_set, 60)
     assert len(trace_folders(mark)) == 1
     child.kill()

@@ -1,21 +1,22 @@
 """The ``exercise`` experiment: a student's file graded on an exercise's cases.
 
 Every case is a ``trace`` run of the student's own kernel (``backends.trace``), all of them in
-one child process (``trace.batch.TraceBatch``): the kernel runs only there, killed at the time
-limit, never in this process and never through ``eval``. The traced runs are then read by
-``core.exercise.checks`` and ``core.exercise.explain``. A kernel the tracer refuses or numba
+one child process (``trace.batch.TraceBatch``): the experiment is ``isolated``, so
+``Backend.run`` grades in a child of its own (``backends.isolated``), where the kernel runs,
+killed at the time limit, never in the calling process and never through ``eval``. The traced
+runs are read there by ``core.exercise.checks`` and ``core.exercise.explain``; the Report comes
+back. A kernel the tracer refuses or numba
 cannot compile raises (the CLI's exit 2) before or instead of any verdict.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from simtviz.backends.base import Backend, BackendInfo, Progress
 from simtviz.backends.experiment import register
+from simtviz.backends.isolated import ANALYSIS_FROM
 from simtviz.backends.trace import TRACE
 from simtviz.backends.trace.batch import TraceBatch, TraceBatchResult
 from simtviz.core.exercise.catalog import exercise
@@ -34,6 +35,11 @@ class ExerciseRequest:
     source: str  # the student's file
     filename: str = "exercise.py"
     time_limit_s: float = DEFAULT_TIME_LIMIT_S
+
+    @property
+    def kernel(self) -> str:
+        """The kernel the exercise asks for (a time limit names it)."""
+        return exercise(self.exercise).kernel
 
 
 def batch_for(ex: Exercise, request: ExerciseRequest) -> TraceBatch:
@@ -88,22 +94,38 @@ def grade(
     return Report(ex.id, name, run_checks(ex, results), explain(ex, results))
 
 
-def isolated_runner(
-    kind: str, progress: Progress | None = None, cancel: threading.Event | None = None, child: Any = None
-) -> BatchRunner:
-    """Cases run in one child process of backend ``kind`` (``trace.isolated``): ``child``, when
-    one was started ahead (the Exercises tab keeps one waiting), else a new one."""
-    from simtviz.backends.trace.isolated import run_isolated
+class ExerciseSession:
+    """What an exercise's child process does (``isolated_child``): the trace's own preparation
+    and GPU-compile check (``trace.child``), every case in this one process, then the checks."""
 
-    def run(batch: TraceBatch) -> TraceBatchResult:
-        result: Any = run_isolated(kind, batch, progress, cancel, child)  # type: ignore[arg-type]
-        return result
+    def __init__(self, kind: str) -> None:
+        from simtviz.backends.trace.child import TraceSession
 
-    return run
+        self.kind = kind
+        self.trace = TraceSession(kind)
+
+    def prepare(self) -> None:
+        self.trace.prepare()
+
+    def run(self, request: ExerciseRequest, progress: Progress, phase: Callable[[str], None]) -> Report:
+        return grade(request, self.kind, lambda batch: self.trace.run(batch, progress, phase))
+
+    def close(self) -> None:
+        self.trace.close()
+
+
+def in_process(kind: str, progress: Progress | None) -> BatchRunner:
+    """The cases run in this process (the child's runner, ``trace.batch``)."""
+    from simtviz.backends.trace.child import runner_for
+
+    runner = runner_for(kind)
+    return lambda batch: runner(batch, progress)
 
 
 class ExerciseExperiment:
     name = "exercise"
+    isolated = True  # graded in a child process per Check (the student's kernel runs there)
+    analysis_from = ANALYSIS_FROM  # the analysis after the traced run gets a clock of its own
 
     def check(self, request: ExerciseRequest, info: BackendInfo) -> None:
         """The tracer's checks on every case: unsupported constructs, argument mismatches."""
@@ -115,19 +137,21 @@ class ExerciseExperiment:
     def estimate_s(self, request: ExerciseRequest, info: BackendInfo) -> float | None:
         return None
 
+    def child_session(self, kind: str) -> ExerciseSession:
+        return ExerciseSession(kind)
+
     def run_gpu(self, backend: Backend | None, request: ExerciseRequest, progress: Progress | None) -> Report:
-        return grade(request, "gpu", isolated_runner("gpu", progress))
+        return grade(request, "gpu", in_process("gpu", progress))
 
     def run_sim(
         self, request: ExerciseRequest, info: BackendInfo | None, progress: Progress | None
     ) -> Report:
-        return grade(request, "sim", isolated_runner("sim", progress))
+        return grade(request, "sim", in_process("sim", progress))
 
     def run_emu(
         self, request: ExerciseRequest, info: BackendInfo | None, progress: Progress | None
     ) -> Report:
-        # The student's kernel runs in a child on the emulator too (their code, never this process).
-        return grade(request, "emu", isolated_runner("emu", progress))
+        return grade(request, "emu", in_process("emu", progress))
 
 
 EXERCISE = register(ExerciseExperiment())

@@ -7,26 +7,13 @@ keeps the record on the device; the simulator half (``record.sim``) fills NumPy 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from simtviz.backends.base import Backend, BackendInfo, Progress, check_size, simulated_rejection
 from simtviz.backends.experiment import register
-from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import validate
+from simtviz.core.record import RecordRequest
 from simtviz.core.recording import Recording
-from simtviz.core.window import Window, choose_window
-
-
-@dataclass(frozen=True, slots=True)
-class RecordRequest:
-    config: LaunchConfig
-    window: Window | None = None  # None: choose_window's default
-    force: bool = False
-
-    @property
-    def chosen_window(self) -> Window:
-        return self.window or choose_window(self.config)
 
 
 class RecordExperiment:
@@ -49,6 +36,12 @@ class RecordExperiment:
 
         return record_on_gpu(backend, request, progress)
 
+    def warm_up_gpu(self, backend: Backend) -> None:
+        """Run every GPU path the first Run → map takes (``record.gpu.warm_up_record``)."""
+        from simtviz.backends.record.gpu import warm_up_record
+
+        warm_up_record(backend)
+
     def run_sim(self, request: RecordRequest, info: BackendInfo, progress: Progress | None) -> Any:
         from simtviz.backends.record.sim import record_in_simulator
 
@@ -65,3 +58,5 @@ class RecordExperiment:
 
 
 RECORD = register(RecordExperiment())
+
+__all__ = ["RECORD", "RecordExperiment", "RecordRequest"]

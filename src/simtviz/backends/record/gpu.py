@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simtviz.backends.base import Backend, Progress
-from simtviz.backends.gpu import launch_or_reject, synchronize_or_fail, to_host_pinned
+from simtviz.backends.cuda_tools import launch_or_reject, synchronize_or_fail, to_host_pinned
 from simtviz.backends.gpu_timing import GpuTimer
 from simtviz.core.errors import OutOfDeviceMemory
 from simtviz.core.launch import LaunchConfig

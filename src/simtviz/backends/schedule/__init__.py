@@ -46,6 +46,14 @@ class ScheduleExperiment:
     ) -> ScheduleResult:
         return run_schedule_gpu(request)
 
+    def warm_up_gpu(self, backend: Backend) -> None:
+        """Compile the schedule kernels now: the occupancy panel asks for their registers as soon
+        as the backend is ready, and compiling them then (≈300 ms on the H200) held up the first
+        Run queued behind it on the worker."""
+        from simtviz.backends.schedule.occupancy import gpu_occupancy_facts
+
+        gpu_occupancy_facts()
+
     def run_sim(self, request: ScheduleRequest, info: BackendInfo, progress: Progress | None) -> Any:
         check_can_measure("sim")  # never reached: check() refuses first
 

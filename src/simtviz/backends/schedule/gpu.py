@@ -55,7 +55,7 @@ def driver_blocks_per_sm(overload: Any, threads_per_block: int, dynamic_smem: in
 
 
 def _launch_errors() -> tuple[type[BaseException], ...]:
-    from simtviz.backends.gpu import launch_error_types
+    from simtviz.backends.cuda_tools import launch_error_types
 
     return launch_error_types()
 
@@ -71,7 +71,7 @@ def run_schedule_gpu(request: ScheduleRequest) -> ScheduleResult:
     if not cuda.is_available():
         raise BackendUnavailable("numba-cuda finds no usable NVIDIA GPU on this machine")
 
-    from simtviz.backends.gpu import device_limits
+    from simtviz.backends.cuda_tools import device_limits
     from simtviz.core.limits import validate
 
     config = LaunchConfig.of(request.grid, request.block)

@@ -4,13 +4,13 @@
 for the driver), one too long for the simulator without ``force``, a bad budget, time limit or
 window of blocks,
 and — without starting any process — a file the tracer cannot follow or arguments that do not
-match the kernel (``precheck``). ``run_gpu`` and ``run_sim`` run the kernel in a child process of
-its own (``isolated``): student code never runs in the app's process or in the simulator child
-that the index map shares, and an endless loop ends at ``request.time_limit_s``.
-
-``run_trace_sim(request, progress)`` (``trace.sim``), ``run_trace_gpu(request, progress)``
-(``trace.gpu``) and ``run_trace_emu(request, progress)`` (``trace.emu``, the CPU emulator) are
-what the child calls, by the names in ``RUNNERS``.
+match the kernel (``precheck``). The experiment is ``isolated``: ``Backend.run`` runs each
+request in a child process of its own (``backends.isolated``), so student code never runs in the
+app's process or in the simulator child that the index map shares, and an endless loop ends at
+``request.time_limit_s``. What the child does is ``child_session`` (``trace.child``): the
+GPU-compile check, then ``run_trace_sim`` (``trace.sim``), ``run_trace_gpu`` (``trace.gpu``) or
+``run_trace_emu`` (``trace.emu``, the CPU emulator) through ``trace.batch``. ``run_gpu``,
+``run_sim`` and ``run_emu`` run a request in the calling process (the child's halves).
 """
 
 from __future__ import annotations
@@ -19,21 +19,14 @@ from typing import Any
 
 from simtviz.backends.base import Backend, BackendInfo, Progress, simulated_rejection
 from simtviz.backends.experiment import register
+from simtviz.backends.isolated import ANALYSIS_FROM
 from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.trace.args import ArgSpecError, match_parameters, parse_args
-from simtviz.core.trace.model import TraceRequest, TraceResult
+from simtviz.core.trace.model import TraceRequest
 from simtviz.core.trace.rewrite import Rewrite, rewrite_kernel
 from simtviz.core.trace.source import TraceUnsupported, choose_kernel, parse
 
-# Names the child process imports and calls: "module:function".
-# (``trace.batch``: a TraceRequest goes straight to run_trace_sim / run_trace_gpu, a TraceBatch
-# runs each of its requests there.)
-RUNNERS = {
-    "sim": "simtviz.backends.trace.batch:run_sim",
-    "gpu": "simtviz.backends.trace.batch:run_gpu",
-    "emu": "simtviz.backends.trace.batch:run_emu",
-}
 # Texts up to this many characters are parsed here before a run (a few ms); a longer one only in
 # the child, inside the time limit, so the app's GUI thread never parses megabytes (1 MB took 6 s).
 PRECHECK_MAX_CHARS = 64_000
@@ -59,6 +52,8 @@ def precheck(request: TraceRequest) -> Rewrite:
 
 class TraceExperiment:
     name = "trace"
+    isolated = True  # a child process per run, killed at request.time_limit_s
+    analysis_from = ANALYSIS_FROM  # the analysis after the traced run gets a clock of its own
 
     def check(self, request: TraceRequest, info: BackendInfo, ask_gpu: bool = True) -> None:
         """Raises what would refuse ``request``. A construct the tracer refuses is first compiled
@@ -108,27 +103,26 @@ class TraceExperiment:
     def estimate_s(self, request: TraceRequest, info: BackendInfo) -> float | None:
         return info.estimate_seconds(request.threads, "trace") if info.speaks_for_driver else None
 
-    def run_gpu(
-        self, backend: Backend | None, request: TraceRequest, progress: Progress | None
-    ) -> TraceResult:
-        from simtviz.backends.trace.isolated import run_isolated
+    def child_session(self, kind: str) -> Any:
+        """What the run's child process does (``isolated_child``): see ``trace.child``."""
+        from simtviz.backends.trace.child import TraceSession
 
-        return run_isolated("gpu", request, progress)
+        return TraceSession(kind)
+
+    def run_gpu(self, backend: Backend | None, request: TraceRequest, progress: Progress | None) -> Any:
+        from simtviz.backends.trace.batch import run_gpu
+
+        return run_gpu(request, progress)
 
     def run_sim(self, request: TraceRequest, info: BackendInfo | None, progress: Progress | None) -> Any:
-        from simtviz.backends.trace.isolated import run_isolated
+        from simtviz.backends.trace.batch import run_sim
 
-        return run_isolated("sim", request, progress)
+        return run_sim(request, progress)
 
     def run_emu(self, request: TraceRequest, info: BackendInfo | None, progress: Progress | None) -> Any:
-        from simtviz.backends.trace.isolated import run_isolated
+        from simtviz.backends.trace.batch import run_emu
 
-        # The emulator checks no limits either: it speaks for the driver, as the simulator does.
-        rejection = simulated_rejection(launch_config(request), info.limits) if info is not None else None
-        if rejection is not None:
-            rejection.launch_line = f"{request.kernel or 'kernel'}[{request.grid}, {request.block}](...)"
-            raise rejection
-        return run_isolated("emu", request, progress)
+        return run_emu(request, progress)
 
 
 TRACE = register(TraceExperiment())

@@ -1,11 +1,11 @@
 """Several traced runs in one child process: an exercise's cases (``simtviz exercise check``).
 
-The child process (``trace.child``) runs one request and ends; numba's import (about a second)
-is most of a small run's time, so an exercise's cases travel as one ``TraceBatch`` and run one
-after the other in that one process. A case that fails on the device is kept as its error (the
-others still run); a kernel the tracer refuses or numba cannot compile ends the batch, as it
-would end any run. The runners here are what ``RUNNERS`` names: a plain ``TraceRequest`` goes
-straight to the backend's runner, as before.
+The child process (``isolated_child``, ``trace.child``) runs one request and ends; numba's
+import (about a second) is most of a small run's time, so an exercise's cases travel as one
+``TraceBatch`` and run one after the other in that one process. A case that fails on the device
+is kept as its error (the others still run); a kernel the tracer refuses or numba cannot compile
+ends the batch, as it would end any run. The runners here are what the child calls
+(``trace.child.runner_for``): a plain ``TraceRequest`` goes straight to the backend's runner.
 """
 
 from __future__ import annotations

@@ -1,15 +1,11 @@
-"""The child process that runs one traced kernel: ``python -m simtviz.backends.trace.child KIND``.
+"""The trace experiment in its child process (``isolated_child``): what it starts, prepares and runs.
 
-It sets its own backend before numba is imported (``NUMBA_ENABLE_CUDASIM=1`` for ``sim``, unset
-for ``gpu``: a GPU child gets its own CUDA context), imports numba and the helpers, says
-``ready``, then reads one pickled ``(TraceRequest)`` from stdin, runs it and writes pickled
-messages to its protocol pipe: ``("progress", fraction)`` … then ``("ok", TraceResult)`` or
-``("error", exception-or-None, type name, text, traceback)``. One run per process: a fault, a
-sticky CUDA error or leftover module state dies with it.
-
-File descriptor 1 is the protocol; the student's ``print`` (and CUDA's printf) is moved to
-stderr so it can never corrupt a message. If the parent goes away (stdin reaches its end), the
-child ends itself: an orphan must not keep spinning an endless loop.
+``TraceSession(kind)`` is made before the child chooses its backend: it starts the GPU-compile
+checker then (``gpu_compile``: a process with numba real, whose import overlaps the child's).
+``prepare`` imports numba and the helpers, makes a GPU child's context and warms it up; ``run``
+refuses what a GPU would not compile (before any backend runs the kernel), then runs the
+request (a ``TraceRequest`` or an exercise's ``TraceBatch``) with the backend's runner
+(``trace.batch``), naming each step (``prepare.PHASE_HOOK``) so a time limit says where it hit.
 """
 
 from __future__ import annotations
@@ -17,135 +13,53 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import pickle
-import struct
 import sys
-import threading
-import traceback
-from typing import IO, Any
-
-HEADER = struct.Struct("<Q")
-ANALYSIS_CPU_S = 240.0  # CPU seconds beyond the time limit for the analysis and timing
+from collections.abc import Callable
+from typing import Any
 
 
-def write_message(stream: IO[bytes], message: Any, lock: threading.Lock) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    with lock:
-        stream.write(HEADER.pack(len(data)))
-        stream.write(data)
-        stream.flush()
+def runner_for(kind: str) -> Callable[[Any, Any], Any]:
+    """The in-process runner of backend ``kind`` (``trace.batch``): request, progress → result."""
+    from simtviz.backends.trace import batch
+
+    runner: Callable[[Any, Any], Any] = {"gpu": batch.run_gpu, "emu": batch.run_emu}.get(kind, batch.run_sim)
+    return runner
 
 
-def read_message(stream: IO[bytes]) -> Any:
-    """One message, or raises EOFError when the other side closed the pipe."""
-    head = stream.read(HEADER.size)
-    if len(head) < HEADER.size:
-        raise EOFError
-    size = HEADER.unpack(head)[0]
-    data = stream.read(size)
-    if len(data) < size:
-        raise EOFError
-    return pickle.loads(data)
+class TraceSession:
+    """One traced run (or one exercise's batch) in this child process."""
 
+    def __init__(self, kind: str) -> None:
+        from simtviz.backends.trace.gpu_compile import start_checker
 
-def _error_message(exc: BaseException) -> tuple[Any, ...]:
-    """The exception itself when it survives pickling (simtviz's errors do), else its words."""
-    try:
-        data = pickle.dumps(exc)
-        pickle.loads(data)
-        carried: BaseException | None = exc
-    except Exception:
-        carried = None
-    return ("error", carried, type(exc).__name__, str(exc), traceback.format_exc())
+        self.kind = kind
+        self.checker = start_checker(kind)
+        self.runner = runner_for(kind)
 
-
-def _watch_parent(stdin: IO[bytes]) -> None:
-    """End this process when the parent closes our stdin (it died or gave up on us)."""
-    try:
-        while stdin.read(1):
-            pass
-    finally:
-        os._exit(3)
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    kind = argv[0] if argv else "sim"
-    from simtviz.backends.trace.limits import apply_limits, die_with_parent, limit_cpu
-
-    die_with_parent(int(argv[1]) if len(argv) > 1 else 0)
-    apply_limits(kind)
-    proto = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)  # print() in the student's kernel goes to stderr, never into the protocol
-    lock = threading.Lock()
-
-    # A GPU would compile the kernel? Asked of a process with numba real, started now so that
-    # its import overlaps ours (backends/trace/gpu_compile.py).
-    from simtviz.backends.trace.gpu_compile import start_checker, verify
-
-    checker = start_checker(kind)
-    # The backend, chosen before anything imports numba.
-    from simtviz.backends.selection import activate
-
-    if kind != "emu":  # the CPU emulator never imports numba: nothing to choose
-        activate(kind)
-    try:
-        from simtviz.backends.trace import RUNNERS
-
-        module_name, _, func_name = RUNNERS[kind].partition(":")
-        import importlib
-
-        runner = getattr(importlib.import_module(module_name), func_name)
-        if kind != "emu":  # the emulator imports no numba
+    def prepare(self) -> None:
+        if self.kind != "emu":  # the emulator imports no numba
             import simtviz.kernels.trace_helpers  # noqa: F401  (numba and the helpers, before 'ready')
-
-        if kind == "gpu":
+        if self.kind == "gpu":
             from numba import cuda
 
             cuda.current_context()  # this process's own context, made now rather than at Run
-    except BaseException as exc:  # no numba, no GPU: reported as the run's error
-        write_message(proto, _error_message(_as_unavailable(exc, kind)), lock)
-        return 1
-    if kind == "gpu":
-        warm_up(runner)
-    write_message(proto, ("ready", os.getpid()), lock)
+            warm_up(self.runner)
 
-    stdin = sys.stdin.buffer
-    try:
-        request = read_message(stdin)
-    except EOFError:
-        if checker is not None:
-            checker.close()
-        return 0
-    threading.Thread(target=_watch_parent, args=(stdin,), daemon=True).start()
-    # A backstop only: the parent's wall-clock limit is the real one (isolated.py).
-    limit_cpu((os.cpu_count() or 1) * (float(request.time_limit_s) + ANALYSIS_CPU_S))
+    def run(self, request: Any, progress: Callable[[float], None], phase: Callable[[str], None]) -> Any:
+        from simtviz.backends.trace import prepare
+        from simtviz.backends.trace.gpu_compile import verify
 
-    def progress(fraction: float) -> None:
-        write_message(proto, ("progress", float(fraction)), lock)
-
-    def phase(name: str) -> None:
-        write_message(proto, ("phase", name), lock)
-
-    from simtviz.backends.trace import prepare
-
-    prepare.PHASE_HOOK = phase
-
-    try:
-        note = verify(request, kind, checker, lambda: progress(0.0))  # refuses what a GPU would not compile
-        reply: tuple[Any, ...] = ("ok", runner(request, progress))
+        prepare.PHASE_HOOK = phase
+        # refuses what a GPU would not compile, before the backend runs anything
+        note = verify(request, self.kind, self.checker, lambda: progress(0.0))
+        result = self.runner(request, progress)
         if note:
-            reply[1].notes.append(note)
-    except BaseException as exc:
-        reply = _error_message(exc)
-    try:
-        write_message(proto, reply, lock)
-    except Exception as exc:  # a result that does not pickle: say so rather than hang
-        write_message(proto, _error_message(exc), lock)
-    proto.close()
-    # os._exit: no interpreter teardown (the simulator's threads, a CUDA context) to wait for.
-    sys.stderr.flush()
-    os._exit(0)
+            result.notes.append(note)
+        return result
+
+    def close(self) -> None:
+        if self.checker is not None:
+            self.checker.close()
 
 
 # The warm-up's kernel: a template's vecadd over 2^16 threads (196,608 accesses). Not tiny on
@@ -192,16 +106,3 @@ def warm_up(runner: Any, threads: int = WARM_UP_THREADS) -> None:
         os.dup2(saved, 1)
         os.close(saved)
         os.close(devnull)
-
-
-def _as_unavailable(exc: BaseException, kind: str) -> BaseException:
-    from simtviz.core.errors import BackendUnavailable, SimtvizError
-
-    if isinstance(exc, SimtvizError):
-        return exc
-    where = {"gpu": "the GPU", "emu": "the CPU emulator"}.get(kind, "the CUDA simulator")
-    return BackendUnavailable(f"the traced kernel's process could not start {where}: {exc}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

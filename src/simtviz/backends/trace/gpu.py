@@ -50,7 +50,7 @@ def run_trace_gpu(request: TraceRequest, progress: Progress | None = None) -> Tr
     import cupy as cp
     from numba import cuda
 
-    from simtviz.backends.gpu import launch_error_types
+    from simtviz.backends.cuda_tools import launch_error_types
 
     prepared = prepare(request)
     try:

@@ -398,7 +398,7 @@ class Checker:
         )
 
     def ask(self, request: TraceRequest, sig: str, tick: Callable[[], None] | None = None) -> Verdict:
-        from simtviz.backends.trace.child import read_message, write_message
+        from simtviz.backends.isolated_child import read_message, write_message
 
         assert self.proc.stdin is not None and self.proc.stdout is not None
         box: list[Any] = []
@@ -550,12 +550,12 @@ def main() -> int:
     """The checker: numba real; says ``ready`` after NVVM's first compile, then answers requests
     ``(TraceRequest, signature, cc)`` with ``("verdict", ok, line, message)`` or
     ``("unavailable", why, for every kernel)``."""
-    from simtviz.backends.trace.child import read_message, write_message
+    from simtviz.backends.isolated_child import read_message, write_message
 
     proto = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     lock = threading.Lock()
-    from simtviz.backends.trace.limits import end_with_parent
+    from simtviz.backends.child_limits import end_with_parent
 
     end_with_parent(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else None)
     try:

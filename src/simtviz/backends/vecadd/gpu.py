@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from simtviz.backends.base import Backend, Progress
-from simtviz.backends.gpu import launch_or_reject, memory_attributes, synchronize_or_fail
+from simtviz.backends.cuda_tools import launch_or_reject, memory_attributes, synchronize_or_fail
 from simtviz.backends.gpu_timing import HOLD_START_NS, BatchTiming, GpuTimer
 from simtviz.core.errors import OutOfDeviceMemory
 from simtviz.core.estimates import format_duration

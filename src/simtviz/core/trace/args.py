@@ -21,7 +21,7 @@ MAX_DIMS = 3
 # (an extra 0) is refused in words instead of exhausting memory.
 MAX_ELEMENTS = 1 << 30
 # The traced arrays together: 2 GiB is far past any lesson's, and the simulator child holds each
-# array twice (host and "device") within its 16 GiB address space (backends/trace/limits.py).
+# array twice (host and "device") within its 16 GiB address space (backends/child_limits.py).
 ARRAY_BUDGET_BYTES = 1 << 31
 # random: floats uniform in [0, 1); integers in [0, RANDOM_INT_HIGH), good for bins and indices.
 RANDOM_INT_HIGH = 100

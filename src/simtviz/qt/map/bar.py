@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -19,16 +19,23 @@ from PySide6.QtWidgets import (
 
 from simtviz.core.recording import COLOR_FIELDS, GPU_ONLY_FIELDS
 
-if TYPE_CHECKING:
-    from simtviz.qt.map.widget import IndexMap
+
+class MapOwner(Protocol):
+    """What the controls drive: the map (``IndexMap``), without importing it (no import cycle)."""
+
+    def set_color_field(self, name: str) -> None: ...
+    def set_plane(self, z: int) -> None: ...
+    def set_tiled(self, tiled: bool) -> None: ...
+    def fit(self) -> None: ...
+    def show_all(self) -> None: ...
 
 
 class MapControls(QWidget):
     """Two rows over the map; the second (z-planes) shows for 3-D launches only. Every control
     may shrink: none of them sets the window's minimum width."""
 
-    def __init__(self, owner: IndexMap) -> None:
-        super().__init__(owner)
+    def __init__(self, owner: MapOwner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QHBoxLayout()

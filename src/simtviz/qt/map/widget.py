@@ -82,7 +82,7 @@ class IndexMap(CellsMixin, QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.controls = MapControls(self)
+        self.controls = MapControls(self, self)
         c = self.controls
         self.colorBy, self.zLabel, self.zSlice = c.colorBy, c.zLabel, c.zSlice
         self.tiledCheck, self.fitButton, self.seeAllButton = c.tiledCheck, c.fitButton, c.seeAllButton

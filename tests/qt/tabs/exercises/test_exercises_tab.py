@@ -22,7 +22,7 @@ def tab_of(w):
 def press_check(qtbot, tab) -> None:
     button = tab.findChild(QPushButton, "exerciseCheckButton")
     button.click()
-    qtbot.waitUntil(lambda: button.isEnabled() and not tab.runner.busy, timeout=CHECK_MS)
+    qtbot.waitUntil(lambda: button.isEnabled() and not tab.busy, timeout=CHECK_MS)
 
 
 def rows(tab) -> dict[str, tuple[str, str]]:

@@ -29,7 +29,7 @@ def test_2d_run_draws_oracle_map_and_color_by_changes_it(qtbot, window, run_laun
     image = index_map.current_image()
     assert image.shape == (12, 32)
     np.testing.assert_array_equal(image, _oracle_linear(recording.config)[0])
-    assert window.verificationLabel.text() == "384 of 384 threads match"
+    assert window.indexMapTab.verificationLabel.text() == "384 of 384 threads match"
 
     combo.setCurrentText("blockIdx.x")
     block_x = index_map.current_image()

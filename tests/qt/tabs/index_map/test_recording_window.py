@@ -74,12 +74,12 @@ def test_2d_launch_over_the_budget_records_the_window_and_moves_both_ways(qtbot,
     window.set_budget_threads(256)
     recording = run_launch((4, 4, 1), (8, 8, 1))  # 32 × 32 threads, budget 16 × 16
     assert_records_window(recording, Window((0, 0, 0), (16, 16, 1)))
-    assert "recording 256 of 1,024 threads: window x 0–15, y 0–15" in window.windowMessage.text()
+    assert "recording 256 of 1,024 threads: window x 0–15, y 0–15" in window.indexMapTab.windowMessage.text()
     recording = click_and_wait(qtbot, window, "windowDown", recording)
     assert_records_window(recording, Window((0, 16, 0), (16, 16, 1)))
     recording = click_and_wait(qtbot, window, "windowRight", recording)
     assert_records_window(recording, Window((16, 16, 0), (16, 16, 1)))
-    assert "window x 16–31, y 16–31" in window.windowMessage.text()
+    assert "window x 16–31, y 16–31" in window.indexMapTab.windowMessage.text()
     # The map is drawn at the window's place: row 0 of the image is global y 16.
     image = window.indexMap.current_image()
     np.testing.assert_array_equal(image[0], np.arange(16, 32) + 16 * 32)
@@ -90,7 +90,7 @@ def test_2d_launch_over_the_budget_records_the_window_and_moves_both_ways(qtbot,
     assert window.windowPanel.origin() == (0, 0, 0)
     recording = click_and_wait(qtbot, window, "runButton", recording)
     assert recording.window.covers(recording.config)
-    assert not window.windowMessage.isVisible()
+    assert not window.indexMapTab.windowMessage.isVisible()
 
 
 def test_window_origin_reaches_past_int32_on_the_widest_1d_launch(qtbot) -> None:

@@ -76,7 +76,7 @@ def folders(mark: Path) -> list[Path]:
 def test_the_time_limit_frees_the_tab_and_ends_the_background_process(qtbot, mark: Path) -> None:
     w, tab = start(qtbot, mark, 2.0)
     started = time.monotonic()
-    qtbot.waitUntil(lambda: not tab.runner.busy, timeout=10_000)
+    qtbot.waitUntil(lambda: not tab.busy, timeout=10_000)
     assert time.monotonic() - started < 4  # the 2 s limit, counted from the request
     assert "top-level code" in tab.findChild(QTextEdit, "kernelResult").toPlainText()
     pid = int(mark.read_text())
@@ -88,7 +88,7 @@ def test_the_time_limit_frees_the_tab_and_ends_the_background_process(qtbot, mar
 def test_cancel_and_window_close_end_the_background_process(qtbot, mark: Path) -> None:
     w, tab = start(qtbot, mark, 60.0)
     tab.findChild(QPushButton, "kernelCancelButton").click()
-    qtbot.waitUntil(lambda: not tab.runner.busy, timeout=2000)
+    qtbot.waitUntil(lambda: not tab.busy, timeout=2000)
     assert "Cancelled" in tab.findChild(QTextEdit, "kernelResult").toPlainText()
     first = int(mark.read_text())
     qtbot.waitUntil(lambda: gone(first), timeout=3000)

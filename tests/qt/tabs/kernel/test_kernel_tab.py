@@ -30,7 +30,7 @@ def tab_of(w):
 def run_tab(qtbot, tab) -> str:
     button = tab.findChild(QPushButton, "kernelRunButton")
     button.click()
-    qtbot.waitUntil(lambda: button.isEnabled() and not tab.runner.busy, timeout=RUN_MS)
+    qtbot.waitUntil(lambda: button.isEnabled() and not tab.busy, timeout=RUN_MS)
     return tab.findChild(QTextEdit, "kernelResult").toPlainText()
 
 
@@ -137,14 +137,16 @@ def test_showing_the_tab_starts_the_next_runs_process_and_closing_ends_it(qtbot,
 
     tab = tab_of(window)
     tabs = window.findChild(QTabWidget, "mainTabs")
+    from simtviz.backends.isolated import WARM
+
     tabs.setCurrentWidget(window.kernelTab)  # Run comes next
-    qtbot.waitUntil(lambda: tab.runner.warm._child is not None, timeout=5_000)
-    ahead = tab.runner.warm._child
+    qtbot.waitUntil(lambda: WARM.waiting("trace") is not None, timeout=5_000)
+    ahead = WARM.waiting("trace")
     assert ahead.kind == "sim" and ahead.alive()
     run_tab(qtbot, tab)
     assert not ahead.alive()  # the Run took that process (one run per process), none started at Run
-    qtbot.waitUntil(lambda: tab.runner.warm._child not in (None, ahead), timeout=5_000)
-    following = tab.runner.warm._child
+    qtbot.waitUntil(lambda: WARM.waiting("trace") not in (None, ahead), timeout=5_000)
+    following = WARM.waiting("trace")
     window.close()
     qtbot.waitUntil(lambda: not following.alive(), timeout=5_000)  # no process outlives the window
 
@@ -193,7 +195,7 @@ def test_a_window_past_the_launch_says_so_and_runs_nothing(qtbot, window) -> Non
     assert tab.run() is False
     text = tab.findChild(QTextEdit, "kernelResult").toPlainText()
     assert text == "Bad argument: the window starts at block 4, but the launch has 4 blocks (0–3)"
-    assert not tab.runner.busy and tab.summary() is None
+    assert not tab.busy and tab.summary() is None
 
 
 def test_a_window_of_the_last_block_is_named_in_the_findings(qtbot, window) -> None:

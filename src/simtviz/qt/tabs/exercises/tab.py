@@ -1,17 +1,17 @@
 """The Exercises tab: pick an exercise, write the kernel, Check it, read why each check failed.
 
 The editor holds the student's own file (kept in the settings per exercise, and savable as a
-.py); it starts from the exercise's starter, never from an answer (none is shipped). Check grades
-it in a child process of its own (``backends.exercise``: every case traced in one process, one
-kept started ahead so that a check answers in about a second), on the session's backend kind.
-The tab listens to the session (``closing`` ends its processes); it never reaches into the
-window. Progress (passed, hints shown) is kept per exercise in the settings. A teacher exports
-the list with its statements as one HTML page (File → Export exercises as HTML…).
+.py); it starts from the exercise's starter, never from an answer (none is shipped). Check is
+``session.run("exercise", request)``: the experiment is isolated, so it grades in a child process
+of its own (``backends.exercise``: every case traced in one process; the session keeps one
+started ahead so that a check answers in about a second), on the session's backend kind. The
+tab shows what the session's signals bring; it never reaches into the window. Progress (passed,
+hints shown) is kept per exercise in the settings. A teacher exports the list with its
+statements as one HTML page (File → Export exercises as HTML…).
 """
 
 from __future__ import annotations
 
-import threading
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,51 +39,37 @@ from simtviz.core.exercise.catalog import exercise, exercises
 from simtviz.core.exercise.handout import handout_html
 from simtviz.core.exercise.model import CHECK_TITLES, Exercise, Report
 from simtviz.qt.tabs.kernel.editor import CodeEditor
-from simtviz.qt.tabs.kernel.run import ChildRunner
 
 if TYPE_CHECKING:
-    from simtviz.qt.main_window import MainWindow
     from simtviz.qt.session import RunSession
 
 KEY = "exercises/"  # exercises/current, exercises/<id>/source, …/passed, …/hints
 SAVE_DELAY_MS = 400
-
-
-class ExerciseRunner(ChildRunner):
-    """Grades one file at a time in a child process (``finished`` carries a Report)."""
-
-    thread_name = "simtviz-exercise"
-
-    def job(self, kind: str, request: Any, cancel: threading.Event, child: Any) -> Any:
-        from simtviz.backends.exercise import grade, isolated_runner
-
-        return grade(request, kind, isolated_runner(kind, self.progress.emit, cancel, child))
+EXERCISE_RUN = "exercise"  # the experiment this tab runs
 
 
 class ExercisesTab(QWidget):
     """objectName ``exercisesTab``: ``select(id)``, ``set_source(text)``, ``check()``,
     ``report()``, ``progress()`` and ``export_html(path)`` for tests and scripts."""
 
-    def __init__(self, session: RunSession, window: MainWindow | None = None) -> None:
+    def __init__(self, session: RunSession) -> None:
         super().__init__()
         self.setObjectName("exercisesTab")
         self.session = session
-        qs = getattr(window, "_qsettings", None)
+        # Where the window keeps its settings (the session carries it); alone: the default file.
+        qs = session.store
         self._qs: QSettings = qs if isinstance(qs, QSettings) else QSettings()
         self._current: Exercise = exercises()[0]
         self._report: Report | None = None
         self._loading = False
         self._dirty = False  # the editor differs from what the settings hold
         self._ready = False  # nothing is written to the settings while the tab is being built
-        self.runner = ExerciseRunner(self)
-        self.runner.finished.connect(self._on_finished)
-        self.runner.failed.connect(self._on_failed)
-        self.runner.progress.connect(lambda f: self.bar.setValue(int(f * 1000)))
         self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DELAY_MS)
         self._save_timer.timeout.connect(self._save_source)
         self._build()
-        self.destroyed.connect(self.runner.close)
-        session.closing.connect(self.runner.close)
+        session.resultArrived.connect(self._on_result)
+        session.runFailed.connect(self._on_run_failed)
+        session.runProgress.connect(self._on_progress)
         current = str(self._qs.value(KEY + "current", exercises()[0].id))
         self.select(current if current in {e.id for e in exercises()} else exercises()[0].id)
         self._ready = True
@@ -245,31 +231,45 @@ class ExercisesTab(QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._mark_list()
-        self.runner.prewarm(self._kind())
+        self.session.prewarm(EXERCISE_RUN)
 
     # --- Check -------------------------------------------------------------------------------
-    def _kind(self) -> str:
-        kind = getattr(self.session, "kind", "sim")
-        return kind if kind in ("gpu", "sim", "emu") else "sim"
+    @property
+    def busy(self) -> bool:
+        """True while a Check is in progress."""
+        return self.session.running(EXERCISE_RUN)
 
     def check(self) -> bool:
         """Grade the editor's kernel; False when a check is already running."""
         from simtviz.backends.exercise import ExerciseRequest
 
-        if self.runner.busy:
+        if self.busy:
             return False
         self._save_source()
         self.editor.mark_line(None)
         request = ExerciseRequest(self._current.id, self.source(), f"{self._current.kernel}.py")
+        if not self.session.run(EXERCISE_RUN, request):
+            return False
         self.status.setText(f"Checking {self._current.title}: {len(self._current.cases)} launches…")
         self.bar.setValue(0)
         self.bar.setVisible(True)
         self.checkButton.setEnabled(False)
-        self.runner.start(self._kind(), request)
         return True
 
     def report(self) -> Report | None:
         return self._report
+
+    def _on_progress(self, experiment: str, fraction: float) -> None:
+        if experiment == EXERCISE_RUN:
+            self.bar.setValue(int(fraction * 1000))
+
+    def _on_result(self, experiment: str, report: Report) -> None:
+        if experiment == EXERCISE_RUN:
+            self._on_finished(report)
+
+    def _on_run_failed(self, experiment: str, _request: Any, exc: BaseException, _tb: str) -> None:
+        if experiment == EXERCISE_RUN:
+            self._on_failed(exc)
 
     def _on_finished(self, report: Report) -> None:
         self.bar.setVisible(False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QSettings
 
@@ -17,7 +17,39 @@ from simtviz.core.trace.model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S
 from simtviz.core.trace.templates import templates
 
 if TYPE_CHECKING:
-    from simtviz.qt.tabs.kernel.tab import KernelTab
+    from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QTextEdit
+
+    from simtviz.qt.tabs.kernel.editor import CodeEditor
+    from simtviz.qt.tabs.kernel.run import ArgsTable
+
+
+class KernelTab(Protocol):
+    """What these functions read and write of the Your kernel tab (``tab.KernelTab``), named
+    here so that the tab and this module do not import each other."""
+
+    template: QComboBox
+    editor: CodeEditor
+    args: ArgsTable
+    check: QLineEdit
+    budget: QSpinBox
+    timeLimit: QDoubleSpinBox
+    result: QTextEdit
+    _qs: QSettings
+    _filename: str
+    _loading: bool
+    _said_too_long: bool
+    _said_unsaved: bool
+
+    def grid(self) -> tuple[int, int, int]: ...
+    def block(self) -> tuple[int, int, int]: ...
+    def window_inputs(self) -> tuple[int, int]: ...
+    def set_window(self, first: int = 0, blocks: int = 0) -> None: ...
+    def refresh_params(self, specs: dict[str, str] | None = None) -> None: ...
+    def load_template(self, name: str, save: bool = True) -> None: ...
+    def _set_dims(self, grid: str, block: str) -> None: ...
+    def _say(self, text: str) -> None: ...
+    def _status(self, text: str) -> None: ...
+
 
 log = logging.getLogger(__name__)
 KEY = "kernel/"

@@ -1,14 +1,10 @@
-"""The Your kernel tab's run and arguments: the traced run on a plain thread (the kernel runs in a
-child process of its own, so this process makes no CUDA call), and the table of the kernel's
-parameters in the CLI's ``--arg`` syntax."""
+"""The Your kernel tab's arguments (the table of the kernel's parameters in the CLI's ``--arg``
+syntax), what Run refuses at once, and the findings box's size; the traced run itself goes
+through ``RunSession.run``."""
 
 from __future__ import annotations
 
-import logging
-import threading
-from typing import Any
-
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHeaderView,
@@ -19,91 +15,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simtviz.backends.base import BackendInfo
+from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.trace.args import DTYPES, INITS, ArgSpecError, ArraySpec, parse_spec
-
-log = logging.getLogger(__name__)
-
-
-class ChildRunner(QObject):
-    """Runs one request at a time in a child process (the student's code never runs in this
-    one), from a plain thread; results come back as signals. ``job`` says what a run does; the
-    next run's child is started as soon as one ends, so its imports are done before the click."""
-
-    finished = Signal(object)  # the job's result
-    failed = Signal(object)  # exception
-    progress = Signal(float)
-    thread_name = "simtviz-child-run"
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        from simtviz.backends.trace.isolated import WarmChild
-
-        self._cancel = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.warm = WarmChild()
-
-    @property
-    def busy(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def job(self, kind: str, request: Any, cancel: threading.Event, child: Any) -> Any:
-        """Run ``request`` on backend ``kind`` in ``child`` (None: a new one); on this thread."""
-        raise NotImplementedError
-
-    def start(self, kind: str, request: Any) -> None:
-        self._cancel = threading.Event()
-        cancel = self._cancel
-
-        def work() -> None:
-            try:
-                result = self.job(kind, request, cancel, self.warm.take(kind))
-            except BaseException as exc:  # every failure is shown in words
-                self.failed.emit(exc)
-            else:
-                self.finished.emit(result)
-            try:  # the next run finds numba already imported, after a failure too
-                self.warm.prepare(kind)
-            except Exception:
-                log.exception("could not start the next run's process")
-
-        self._thread = threading.Thread(target=work, name=self.thread_name, daemon=True)
-        self._thread.start()
-
-    def prewarm(self, kind: str) -> None:
-        """Start the next run's child process now, off the GUI thread (numba imported; on a GPU
-        also warmed up: see ``backends.trace.child.warm_up``)."""
-        if self.busy:
-            return
-
-        def start() -> None:
-            try:
-                self.warm.prepare(kind)
-            except Exception:
-                log.exception("could not start the process ahead")
-
-        threading.Thread(target=start, name=f"{self.thread_name}-prewarm", daemon=True).start()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    def close(self) -> None:
-        self._cancel.set()
-        if self._thread is not None:
-            self._thread.join(3.0)
-        self.warm.close()
+from simtviz.core.trace.model import TraceRequest
+from simtviz.core.trace.source import TraceUnsupported
 
 
-class TraceRunner(ChildRunner):
-    """The Your kernel tab's traced runs (``finished`` carries a TraceResult)."""
+def refused_now(request: TraceRequest, info: BackendInfo) -> BaseException | None:
+    """What the trace's own check refuses at once, here (a few ms, nothing runs), to be said
+    without starting a run; None: start it. A construct the tracer refuses that a GPU may refuse
+    for a reason of its own goes on: the run's check compiles it for a GPU first (numba-cuda's
+    reason comes before the tracer's). A long launch goes on too: the session asks "Run it
+    anyway?" when the run's check refuses it."""
+    from simtviz.backends.trace import TRACE
 
-    thread_name = "simtviz-trace"
+    try:
+        TRACE.check(request, info, ask_gpu=False)
+    except TraceUnsupported as exc:
+        from simtviz.backends.trace.gpu_compile import worth_asking
 
-    def job(self, kind: str, request: Any, cancel: threading.Event, child: Any) -> Any:
-        from simtviz.backends.trace.fallback import run_traced
-
-        # On emu, a kernel the emulator cannot run goes to the simulator; the result's notes
-        # say so first, and the findings show them.
-        return run_traced(kind, request, self.progress.emit, cancel, child)
+        return None if worth_asking(exc, request.source) else exc
+    except LaunchTooLarge:
+        return None
+    except Exception as exc:
+        return exc
+    return None
 
 
 class ArgsTable(QTableWidget):

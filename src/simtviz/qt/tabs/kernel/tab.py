@@ -1,9 +1,10 @@
 """The Your kernel tab: the student writes a numba kernel and sees every memory access it makes.
 
 Opening a file or choosing a template only puts text in the editor; nothing runs until Run, and
-then in a child process of its own (``backends/trace/isolated.py``), on the session's backend
-kind, with a time limit. No numba or CUDA call happens in this process, so the run does not
-need the session's worker thread: a plain thread waits for the child and posts the result back.
+then through ``session.run("trace", request)``: the trace experiment is isolated, so the kernel
+runs in a child process of its own (``backends/isolated.py``), on the session's backend kind,
+with a time limit; results, failures and progress come from the session's signals, and a long
+launch is asked about by the session ("Run it anyway?").
 The editor's text (and the launch, the arguments) are saved in the settings on every edit,
 debounced, so a crash loses nothing.
 """
@@ -37,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from simtviz.backends import info_for
 from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
 from simtviz.core.trace.infer import DEFAULT_ARRAY, infer_specs
 from simtviz.core.trace.model import (
@@ -52,11 +54,10 @@ from simtviz.core.trace.templates import templates
 from simtviz.core.trace.words import element_words, look_at
 from simtviz.qt.tabs.kernel import files as kernel_files
 from simtviz.qt.tabs.kernel.editor import CodeEditor
-from simtviz.qt.tabs.kernel.run import ArgsTable, TraceRunner, fit_findings
+from simtviz.qt.tabs.kernel.run import ArgsTable, fit_findings, refused_now
 from simtviz.qt.tabs.kernel.views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
 
 if TYPE_CHECKING:
-    from simtviz.qt.main_window import MainWindow
     from simtviz.qt.session import RunSession
 
 log = logging.getLogger(__name__)
@@ -69,31 +70,36 @@ WINDOW_HELP = (
     "thread still runs. Blocks 'all' = to the last block."
 )
 SAVE_DELAY_MS = 400
+TRACE_RUN = "trace"  # the experiment this tab runs
 KEY = "kernel/"  # settings keys: kernel/source, kernel/template, kernel/grid, …
 
 
 class KernelTab(QWidget):
     """objectName ``kernelTab``: ``set_args(dict)`` and ``summary()`` for tests and scripts."""
 
-    def __init__(self, session: RunSession, window: MainWindow | None = None) -> None:
+    def __init__(self, session: RunSession) -> None:
         super().__init__()
         self.setObjectName("kernelTab")
         self.session = session
-        qs = getattr(window, "_qsettings", None)
+        # Where the window keeps its settings (the session carries it); alone: the default file.
+        qs = session.store
         self._qs: QSettings = qs if isinstance(qs, QSettings) else QSettings()
         self._result: TraceResult | None = None
         self._data: TraceData | None = None
         self._loading = False
-        self.runner = TraceRunner(self)
-        self.runner.finished.connect(self._on_finished)
-        self.runner.failed.connect(self._on_failed)
-        self.runner.progress.connect(lambda f: self.progress.setValue(int(f * 1000)))
+        # What the backend said about this run (emu → sim), and the findings shown before a run
+        # that was then not started (a No to "Run it anyway?").
+        self._notes: list[str] = []
+        self._before = ""
         self._save_timer = QTimer(self, singleShot=True, interval=SAVE_DELAY_MS)
         self._save_timer.timeout.connect(self.save_state)
         self._build()
         self._restore()
-        self.destroyed.connect(self.runner.close)
-        session.closing.connect(self.runner.close)  # the run's and the next run's processes
+        session.runStarted.connect(self._on_started)
+        session.resultArrived.connect(self._on_result)
+        session.runFailed.connect(self._on_run_failed)
+        session.runProgress.connect(self._on_progress)
+        session.runNotice.connect(self._on_notice)
 
     # --- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -308,10 +314,7 @@ class KernelTab(QWidget):
         kernel_files.restore(self)
 
     def _status(self, text: str) -> None:
-        window = self.window()
-        status = getattr(window, "statusBar", None)
-        if callable(status):
-            status().showMessage(text, 15000)
+        self.session.say(text, 15000)
 
     def _set_dims(self, grid: str, block: str) -> None:
         for what, text in (("grid", grid), ("block", block)):
@@ -404,14 +407,12 @@ class KernelTab(QWidget):
         super().showEvent(event)
         fit_findings(self.result, self._results_side)
         # The student is here to press Run: its process starts now, not when they press it.
-        self.runner.prewarm(self._kind())
+        self.session.prewarm(TRACE_RUN)
 
-    def _kind(self) -> str:
-        if self.session.info is not None:
-            return str(self.session.kind)
-        from simtviz.backends.selection import resolve_backend
-
-        return resolve_backend(None)
+    @property
+    def busy(self) -> bool:
+        """True while this tab's traced run is in progress."""
+        return self.session.running(TRACE_RUN)
 
     def request(self, force: bool = False) -> TraceRequest:
         name = self.template.currentData()
@@ -429,44 +430,20 @@ class KernelTab(QWidget):
         )
 
     def run(self, force: bool = False) -> bool:
-        """Check the request here (nothing runs), then run it in a child process."""
-        if self.runner.busy:
+        """Check what can be checked here at once (nothing runs), then ``session.run("trace")``."""
+        if self.busy:
             return False
-        from simtviz.backends import info_for
-        from simtviz.backends.trace import TRACE
-
-        kind = self._kind()
         request = self.request(force)
-        info = self.session.info if self.session.info is not None and kind != "sim" else info_for(kind)
         self.editor.mark_line(None)
-        try:
-            TRACE.check(request, info, ask_gpu=False)
-        except TraceUnsupported as exc:
-            from simtviz.backends.trace.gpu_compile import worth_asking
-
-            if not worth_asking(exc, request.source):
-                self._on_failed(exc)
-                return False
-            # Run anyway: the child compiles it for a GPU first (numba-cuda's reason, if it has
-            # one, comes before the tracer's), then refuses it with this same error.
-        except LaunchTooLarge as exc:
-            from PySide6.QtWidgets import QMessageBox
-
-            answer = QMessageBox.question(self, "A long run", f"{exc}. Run it anyway?")
-            if answer == QMessageBox.StandardButton.Yes:
-                return self.run(force=True)
-            return False
-        except Exception as exc:
-            self._on_failed(exc)
+        refusal = refused_now(request, info_for(self.session.child_kind()))
+        if refusal is not None:
+            self._on_failed(refusal)
             return False
         self.save_state()
-        self._set_busy(True)
-        self.result.setPlainText(f"Running on {info.device_words}…")
-        self.runner.start(kind, request)
-        return True
+        return self.session.run(TRACE_RUN, request)
 
     def cancel(self) -> None:
-        self.runner.cancel()
+        self.session.cancel(TRACE_RUN)
 
     def _set_busy(self, busy: bool) -> None:
         self.runButton.setEnabled(not busy)
@@ -474,10 +451,41 @@ class KernelTab(QWidget):
         self.progress.setVisible(busy)
         self.progress.setValue(0)
 
-    def _on_finished(self, result: TraceResult) -> None:
+    def _on_started(self, experiment: str, _request: Any) -> None:
+        """A traced run started (Run here, or "Run it anyway?" answered Yes)."""
+        if experiment != TRACE_RUN:
+            return
+        self._notes = []
+        self._before = self.result.toPlainText()
+        self._set_busy(True)
+        self.result.setPlainText(f"Running on {info_for(self.session.child_kind()).device_words}…")
+
+    def _on_progress(self, experiment: str, fraction: float) -> None:
+        if experiment == TRACE_RUN:
+            self.progress.setValue(int(fraction * 1000))
+
+    def _on_notice(self, experiment: str, line: str) -> None:
+        if experiment == TRACE_RUN:
+            self._notes.append(line)
+
+    def _on_run_failed(self, experiment: str, _request: Any, exc: BaseException, _tb: str) -> None:
+        if experiment != TRACE_RUN:
+            return
+        if isinstance(exc, LaunchTooLarge):  # the session asks "Run it anyway?"; nothing ran
+            self._set_busy(False)
+            self.result.setPlainText(self._before)
+            return
+        self._on_failed(exc)
+
+    def _on_result(self, experiment: str, result: TraceResult) -> None:
+        if experiment != TRACE_RUN:
+            return
         self._set_busy(False)
         self._result = result
         self._data = TraceData(result)
+        # What the backend said about the run (the emulator handing it to the simulator) first.
+        result.notes[:0] = [n for n in self._notes if n not in result.notes]
+        self._notes = []
         self.result.setPlainText("\n".join(findings(result)))
         self.arrays.show_data(self._data)
         summary = result.summary()

@@ -1,12 +1,14 @@
-"""The lesson's demonstrations that drive the rest of the app: the index map (launch panel spin
-boxes, ``colorBy``, the pinned thread), the vector-add panel, and the views found by objectName.
+"""The lesson's demonstrations that drive the rest of the app: the index map (through the
+session's ``show_launch`` intent; then its map and inspector for the figure and the pinned
+thread), the vector-add panel, and the views found by objectName in the panel's window.
 
-A mixin of ``LessonPanel``: it uses the panel's window, status line, figures and tab switching.
+A mixin of ``LessonPanel``: it uses the panel's session, status line, figures and tab switching.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from PySide6.QtWidgets import QComboBox, QSpinBox, QWidget
 
@@ -17,6 +19,10 @@ from simtviz.qt.map import Cell
 
 if TYPE_CHECKING:
     from simtviz.core.recording import Recording
+    from simtviz.qt.session import RunSession
+    from simtviz.qt.tabs.index_map.tab import IndexMapTab
+
+T = TypeVar("T", bound=QWidget)
 
 VIEW_NAMES = {"kernelTab": "Your kernel", "scheduleView": "the schedule view", "occupancyView": "occupancy"}
 
@@ -36,7 +42,7 @@ def cell_of(recording: Recording, block_idx: tuple[int, ...], thread_idx: tuple[
 class LessonDemos:
     """Try-its of the actions ``index_map``, ``vecadd`` and ``open_view``."""
 
-    _window: Any
+    _session: RunSession | None
     _kind: str
     _colour_turn: dict[str, int]
     _pending_map: tuple[str, TryIt, LaunchConfig] | None
@@ -46,42 +52,42 @@ class LessonDemos:
     def _status(self, text: str) -> None: ...
     def _where(self) -> str: ...
     def _label_buttons(self) -> None: ...
-    def _open_page_of(self, widget: QWidget) -> bool: ...
+    def _open_page_of(self, widget: QWidget, show: Callable[[], object] | None = None) -> bool: ...
     def _add_figure(self, section: str, png: bytes, caption: str, replace: bool = False) -> None: ...
 
+    def _find(self, kind: type[T], name: str) -> T | None:
+        """The widget ``name`` elsewhere in the panel's window (None when the panel is alone)."""
+        me = cast("QWidget", self)  # the mixin is always a LessonPanel (a QWidget)
+        top = me.window()
+        return top.findChild(kind, name) if top is not me else None
+
+    def _map_tab(self) -> IndexMapTab | None:
+        return cast("IndexMapTab | None", self._find(QWidget, "mapSplitter"))
+
     def _try_index_map(self, s: Step, t: TryIt) -> None:
-        w = self._window
-        if w is None:
+        w, session = self._map_tab(), self._session
+        if w is None or session is None:
             self._status("The index map is not available here.")
             return
-        if not w.session.can_run:
+        if not session.can_run:
             self._status("Busy: wait until the current run has finished.")
             return
         config = LaunchConfig.of(tuple(t.params["grid"]), tuple(t.params["block"]))
         colours: tuple[str, ...] = tuple(t.params.get("colors", ()))
-        shown = w.recording is not None and w.recording.config == config
+        shown = session.recording is not None and session.recording.config == config
         turn = self._colour_turn.get(s.section)
         # A second press on a map already run for this step shows its next colouring.
         turn = 0 if turn is None or not shown else (turn + 1) % max(1, len(colours))
         self._colour_turn[s.section] = turn
-        if colours:
-            combo = w.findChild(QComboBox, "colorBy")
-            if combo is not None:
-                combo.setCurrentText(colours[turn])
-            w.indexMap.set_color_field(colours[turn])
         self._label_buttons()
-        self._open_page_of(w.indexMap)
+        if not shown:
+            self._pending_map = (s.section, t, config)
+            self._status(f"Running {config.launch_line('kernel', '')[:-2]} on {self._where()} …")
+        # The index map colours, comes forward and records (unless it shows the launch already);
+        # the recording arrives through recordingChanged.
+        self._open_page_of(w, lambda: session.show_launch(config, colours[turn] if colours else ""))
         if shown:
             self._after_map(s.section, t, colour_only=True)
-            return
-        for what, dim in (("grid", config.grid), ("block", config.block)):
-            for axis, value in zip("XYZ", dim.as_tuple(), strict=True):
-                spin = w.findChild(QSpinBox, f"{what}{axis}")
-                if spin is not None:
-                    spin.setValue(value)
-        self._pending_map = (s.section, t, config)
-        self._status(f"Running {config.launch_line('kernel', '')[:-2]} on {self._where()} …")
-        w.run()  # the recording arrives through recordingChanged
 
     def _on_recording(self, recording: Recording) -> None:
         pending = self._pending_map
@@ -92,9 +98,9 @@ class LessonDemos:
         self._after_map(section, t)
 
     def _after_map(self, section: str, t: TryIt, colour_only: bool = False) -> None:
-        w = self._window
-        assert w is not None
-        recording = w.recording
+        w = self._map_tab()
+        assert w is not None and self._session is not None
+        recording = self._session.recording
         assert recording is not None
         _planes, rows, cols = recording.plane_shape()
         text = f"The index map shows {rows} rows × {cols} columns, coloured by {w.indexMap.color_field()}."
@@ -115,7 +121,7 @@ class LessonDemos:
     def _pin(self, recording: Recording, block_idx: tuple[int, ...], thread_idx: tuple[int, ...]) -> None:
         """Pin one thread through the inspector's Go to, as a teacher would type it, so the
         inspector shows its worked formula."""
-        w = self._window
+        w = self._map_tab()
         assert w is not None
         address = f"blockIdx {','.join(map(str, block_idx))} threadIdx {','.join(map(str, thread_idx))}"
         if not w.inspector.go_to(address):
@@ -124,8 +130,7 @@ class LessonDemos:
                 w.indexMap.pin(cell)
 
     def _try_vecadd(self, s: Step, t: TryIt) -> None:
-        w = self._window
-        panel = w.findChild(QWidget, "vecaddPanel") if w is not None else None
+        panel = self._find(QWidget, "vecaddPanel")
         if panel is None:
             self._status("The vector-add panel is not available here.")
             return
@@ -141,7 +146,7 @@ class LessonDemos:
     def _try_open_view(self, t: TryIt) -> None:
         name = str(t.params["view"])
         words = VIEW_NAMES.get(name, name)
-        target = self._window.findChild(QWidget, name) if self._window is not None else None
+        target = self._find(QWidget, name)
         if target is None or not self._open_page_of(target):
             self._status(f"{words[0].upper() + words[1:]} is not available in this build.")
             return

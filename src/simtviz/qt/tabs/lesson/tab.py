@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +49,6 @@ from simtviz.qt.tabs.lesson.question import LessonQuestionBox
 from simtviz.qt.tabs.lesson.views import ErratumCard, code_html, values_html, values_text, wrap_label
 
 if TYPE_CHECKING:
-    from simtviz.qt.main_window import MainWindow
     from simtviz.qt.session import RunSession
 
 log = logging.getLogger(__name__)
@@ -82,13 +81,11 @@ class LessonPanel(LessonDemos, QWidget):
     def __init__(
         self,
         session: RunSession | None = None,
-        window: MainWindow | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("lessonPanel")
         self._session = session
-        self._window = window
         self._index = 0
         self._kind = session.kind if session is not None else "sim"
         self.results: dict[str, dict[str, Any]] = {}  # probe → its latest result
@@ -110,8 +107,8 @@ class LessonPanel(LessonDemos, QWidget):
             session.resultArrived.connect(self._on_result)
             session.runFailed.connect(self._on_failed)
             session.recordingChanged.connect(self._on_recording)
-        if window is not None:
-            # The window adds its tabs and menus after building this panel: wire to them then.
+            session.presentationChanged.connect(lambda _on: self._restyle())
+            # The window puts this panel in its tabs after building it: find them then.
             QTimer.singleShot(0, self._attach)
         self.show_step(0)
 
@@ -210,14 +207,18 @@ class LessonPanel(LessonDemos, QWidget):
         outer.addLayout(nav)
         self._restyle()
 
-    def _build_keys(self) -> None:
-        """Page Down / Page Up: on the window while the lesson (or a tab it opened) is shown."""
-        owner: QWidget = self._window if self._window is not None else self
+    def _build_keys(self, owner: QWidget | None = None) -> None:
+        """Page Down / Page Up: on the window (``owner``) while the lesson (or a tab it opened) is
+        shown; on the panel alone when it is in no window's tabs."""
+        for old in getattr(self, "_keys", ()):
+            old.setEnabled(False)
+            old.deleteLater()
         context = (
             Qt.ShortcutContext.WindowShortcut
-            if self._window is not None
+            if owner is not None
             else Qt.ShortcutContext.WidgetWithChildrenShortcut
         )
+        owner = owner if owner is not None else self
         self._keys = []
         for key, slot in ((Qt.Key.Key_PageDown, self._key_next), (Qt.Key.Key_PageUp, self._key_previous)):
             shortcut = QShortcut(QKeySequence(key), owner)
@@ -226,14 +227,9 @@ class LessonPanel(LessonDemos, QWidget):
             self._keys.append(shortcut)
 
     def _attach(self) -> None:
-        w = self._window
-        if w is None:
-            return
-        presentation = getattr(w, "presentationAction", None)
-        if presentation is not None:
-            presentation.toggled.connect(lambda _on: self._restyle())
         tabs = self._tabs()
         if tabs is not None:
+            self._build_keys(self.window())
             tabs.currentChanged.connect(lambda _i: self._on_tab_changed())
             app = QApplication.instance()
             if isinstance(app, QApplication):
@@ -243,10 +239,11 @@ class LessonPanel(LessonDemos, QWidget):
 
     # --- tabs of the main window ---------------------------------------------------------------
     def _tabs(self) -> QTabWidget | None:
-        if self._window is None:
-            return None
-        tabs = getattr(self._window, "tabs", None)
-        return tabs if isinstance(tabs, QTabWidget) else None
+        """The tab widget this panel is a page of (None: shown alone)."""
+        w = self.parentWidget()
+        while w is not None and not isinstance(w, QTabWidget):
+            w = w.parentWidget()
+        return w
 
     def _page_of(self, widget: QWidget) -> QWidget | None:
         """The tab page that holds ``widget``, or None when it is in no tab."""
@@ -278,12 +275,17 @@ class LessonPanel(LessonDemos, QWidget):
         if self._tabs() is not None:
             self._on_tab_changed()
 
-    def _open_page_of(self, widget: QWidget) -> bool:
+    def _open_page_of(self, widget: QWidget, show: Callable[[], object] | None = None) -> bool:
+        """Show the tab page holding ``widget`` (through ``show``, an intent that brings it
+        forward, when given); Page Down / Up keep working there. False when it is in no tab."""
         tabs, page = self._tabs(), self._page_of(widget)
         if tabs is None or page is None:
             return False
         self._driven_page = page
-        tabs.setCurrentWidget(page)
+        if show is not None:
+            show()
+        else:
+            tabs.setCurrentWidget(page)
         return True
 
     def _back_to_lesson(self) -> bool:
@@ -412,8 +414,7 @@ class LessonPanel(LessonDemos, QWidget):
 
     # --- presentation --------------------------------------------------------------------------
     def _presentation(self) -> bool:
-        settings = getattr(self._window, "settings", None)
-        return bool(settings is not None and settings.presentation)
+        return self._session is not None and self._session.settings.presentation
 
     def _restyle(self) -> None:
         from simtviz.qt.theme import point_size
@@ -472,7 +473,7 @@ class LessonPanel(LessonDemos, QWidget):
             if getattr(result, "kernel_error", None):
                 verdict += f": {result.kernel_error}"
             self._status(f"Vector add: {verdict}. The Vector add tab shows the run.")
-            panel = self._window.findChild(QWidget, "vecaddPanel") if self._window is not None else None
+            panel = self._find(QWidget, "vecaddPanel")
             if panel is not None:
                 self._add_figure(section, widget_png(panel), f"The vector add: {verdict}")
             self.demoFinished.emit(section, verdict)
@@ -590,7 +591,7 @@ class LessonPanel(LessonDemos, QWidget):
 
     def export_handout(self, path: str | Path | None = None) -> Path | None:
         """Write the handout (HTML, this run's numbers and figures); asks where unless ``path``."""
-        export_dir = self._window.settings.export_dir if self._window is not None else ""
+        export_dir = self._session.settings.export_dir if self._session is not None else ""
         written = self.handout.save(self, self.handout_html(), path, export_dir or "")
         if written is not None:
             self._status(f"Saved the handout to {written}")

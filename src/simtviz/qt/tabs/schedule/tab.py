@@ -1,5 +1,6 @@
 """The "Where blocks ran" tab: the measured schedule (``scheduleView``) beside the occupancy
-(``occupancyView``); a clicked block is pinned in the index map and the thread inspector."""
+(``occupancyView``); a clicked block is pinned in the index map and the thread inspector
+(``RunSession.show_block``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from simtviz.qt.tabs.schedule.occupancy import OccupancyView
 from simtviz.qt.tabs.schedule.view import ScheduleView
 
 if TYPE_CHECKING:
-    from simtviz.qt.main_window import MainWindow
     from simtviz.qt.session import RunSession
 
 __all__ = ["OccupancyView", "SchedulePanel", "ScheduleView", "ShownSchedule"]
@@ -27,7 +27,6 @@ class SchedulePanel(QWidget):
     def __init__(
         self,
         session: RunSession | None = None,
-        window: MainWindow | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -49,11 +48,8 @@ class SchedulePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
         self.scheduleView.scheduleShown.connect(self._on_shown)
-        self._selector = None
-        if window is not None:
-            from simtviz.qt.tabs.schedule.block_select import BlockSelector
-
-            self._selector = BlockSelector(window)
+        self._session = session
+        if session is not None:
             self.scheduleView.blockClicked.connect(self._show_block)
 
     def _on_shown(self, shown: ShownSchedule) -> None:
@@ -63,6 +59,7 @@ class SchedulePanel(QWidget):
 
     def _show_block(self, block: int) -> None:
         shown = self.scheduleView.shown
-        if shown is None or self._selector is None:
+        if shown is None or self._session is None:
             return
-        self._selector.select(LaunchConfig.of(shown.grid, shown.block), shown.block_xyz(block))
+        # The index map tab answers: it pins the block, recording its launch first if need be.
+        self._session.show_block(LaunchConfig.of(shown.grid, shown.block), shown.block_xyz(block))

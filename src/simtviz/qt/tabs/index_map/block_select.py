@@ -1,6 +1,7 @@
-"""Show one block of a launch in the index map and the thread inspector (from another tab).
+"""Show one block of a launch in the index map and the thread inspector (another tab asks for it
+through ``RunSession.show_block``).
 
-``select_block(window, config, block_xyz)`` pins thread (0, 0, 0) of that block. When the map
+``BlockSelector.select(config, block_xyz)`` pins thread (0, 0, 0) of that block. When the map
 already shows that launch with the block recorded, it is pinned at once; otherwise the launch
 is set in the launch panel, the recording window moved to the block, and the launch recorded
 (asking first where it would run long, as any Run does); the block is pinned when it arrives.
@@ -8,14 +9,28 @@ is set in the launch panel, the recording window moved to the block, and the lau
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.recording import Recording
 from simtviz.qt.map import Cell
 
 if TYPE_CHECKING:
-    from simtviz.qt.main_window import MainWindow
+    from simtviz.qt.map import IndexMap
+    from simtviz.qt.session import RunSession
+    from simtviz.qt.tabs.index_map.launch import LaunchPanel
+    from simtviz.qt.tabs.index_map.window import RecordingWindowPanel
+
+
+class IndexMapTab(Protocol):
+    """What the selector uses of the index map tab (``tab.IndexMapTab``, which builds it)."""
+
+    session: RunSession
+    indexMap: IndexMap
+    launchPanel: LaunchPanel
+    windowPanel: RecordingWindowPanel
+
+    def run(self, force: bool = False) -> None: ...
 
 
 def block_cell(recording: Recording, block_xyz: tuple[int, int, int]) -> Cell | None:
@@ -36,15 +51,15 @@ def block_cell(recording: Recording, block_xyz: tuple[int, int, int]) -> Cell | 
 class BlockSelector:
     """Remembers a block to pin until the recording of its launch arrives."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self._window = window
+    def __init__(self, tab: IndexMapTab) -> None:
+        self._tab = tab
         self._pending: tuple[LaunchConfig, tuple[int, int, int]] | None = None
-        window.session.recordingChanged.connect(self._on_recording)
+        tab.session.recordingChanged.connect(self._on_recording)
 
     def select(self, config: LaunchConfig, block_xyz: tuple[int, int, int]) -> bool:
         """Pin ``block_xyz`` of ``config``; True when pinned now, False when a run was started for it."""
-        w = self._window
-        w.tabs.setCurrentIndex(0)  # the index map
+        w = self._tab
+        w.session.show(w)  # the index map tab comes forward
         if self._pin(w.session.recording, config, block_xyz):
             self._pending = None
             return True
@@ -52,9 +67,7 @@ class BlockSelector:
         w.launchPanel.set_config(config)  # resets the recording window's origin …
         first_thread = tuple(i * d for i, d in zip(block_xyz, config.block.as_tuple(), strict=True))
         w.windowPanel.set_origin(first_thread)  # … so move it to the block afterwards
-        w.statusBar().showMessage(
-            f"Recording {config.launch_line()} to show block {block_xyz} in the index map …", 15000
-        )
+        w.session.say(f"Recording {config.launch_line()} to show block {block_xyz} in the index map …", 15000)
         w.run()
         return False
 
@@ -66,8 +79,8 @@ class BlockSelector:
         cell = block_cell(recording, block_xyz)
         if cell is None:
             return False
-        self._window.indexMap.pin(cell)  # the inspector follows (threadPinned)
-        self._window.statusBar().showMessage(f"blockIdx {block_xyz}: its thread (0, 0, 0) is pinned", 8000)
+        self._tab.indexMap.pin(cell)  # the inspector follows (threadPinned)
+        self._tab.session.say(f"blockIdx {block_xyz}: its thread (0, 0, 0) is pinned", 8000)
         return True
 
     def _on_recording(self, recording: Any) -> None:

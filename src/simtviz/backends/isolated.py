@@ -1,35 +1,36 @@
-"""Running the student's traced kernel in a killable child process, with a time limit.
+"""Isolated experiments: a fresh child process per run, with a time limit (``Backend.run``).
 
-Why a dedicated runner rather than ``backends/sim_process.py``'s child: that child is one
-long-lived simulator process that runs many experiments (it keeps numba warm for the index
-map), reports failures as text, and exists only for the simulator. A student's kernel needs the
-opposite on both backends: a fresh process per run (a GPU fault or a sticky CUDA error poisons a
-context for good; an endless loop must be killed, not interrupted), its own CUDA context on a
-GPU, a time limit, and simtviz's structured errors (exit codes 2/3/6) carried back intact. So
-each run gets ``python -m simtviz.backends.trace.child KIND`` through ``subprocess`` (which also
-works from inside a daemonic process) with pickled messages on its stdin/stdout. No CUDA or
-numba call happens in the calling process, so the app's worker thread is not needed for it.
+An experiment that declares ``isolated = True`` (the student's traced kernel, an exercise's
+grading) never runs in the calling process, nor in the simulator child the index map shares:
+a GPU fault or a sticky CUDA error poisons a context for good, and an endless loop must be
+killed, not interrupted. So each run gets ``python -m simtviz.backends.isolated_child KIND MODULE
+NAME`` through ``subprocess`` (which also works from inside a daemonic process) with pickled
+messages on its stdin/stdout; the child loads the experiment by module and name. simtviz's
+structured errors (exit codes 2/3/6) come back intact. No CUDA or numba call happens in the
+calling process, so a backend that was never started (``backends.child_backend``) can run them.
 
-The clock of the time limit starts when the child is ready (numba imported, context made), so a
-slow start on a cold laptop never counts against the student's kernel; from then it covers
-everything (reading the file, building the arrays, the file's top-level code, compiling and
-running the kernel) up to the analysis, which gets ANALYSIS_LIMIT_S of its own.
+The clock of the time limit (``request.time_limit_s``) starts when the child is ready (numba
+imported, context made), so a slow start on a cold laptop never counts against the student's
+kernel; from then it covers everything (reading the file, building the arrays, the file's
+top-level code, compiling and running the kernel) up to the analysis, which gets
+ANALYSIS_LIMIT_S of its own.
 
 Nothing is left behind: each child leads its own session (process group), so the time limit,
 Cancel and closing the window kill the whole group, a ``sleep &`` started by module code included;
 its temporary folder ``$TMPDIR/simtviz-trace-<app pid>-*`` is removed whenever the child ends, and
 folders of apps that died (SIGKILL, a power cut) are removed when the next child starts. The
-child sets its own limits and dies with the app (``limits.py``); children are started from one
+child sets its own limits and dies with the app (``child_limits``); children are started from one
 long-lived thread (``spawn``) because Linux's parent-death signal fires when the thread that
 started a child ends, not the process.
 
-``WarmChild`` starts the next child ahead of time (the desktop app keeps one waiting), which
-hides numba's import (~1 s) from Run.
+``prewarm`` starts the next child ahead of time (the desktop app keeps one waiting per
+experiment), which hides numba's import (~1 s) from Run.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import queue
 import shutil
@@ -43,18 +44,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, cast
 
-from simtviz.backends.trace.child import read_message, write_message
+from simtviz.backends.base import Backend, BackendInfo
+from simtviz.backends.experiment import Experiment, module_of, resolve
+from simtviz.backends.isolated_child import read_message, write_message
 from simtviz.core.errors import BackendUnavailable, Cancelled, KernelFailed, TimeLimitReached
-from simtviz.core.trace.model import TraceRequest, TraceResult
 
 Progress = Callable[[float], None]
+log = logging.getLogger(__name__)
 POLL_SECONDS = 0.05
 # How long a child may take to import numba (and make a CUDA context) before it counts as broken.
 START_TIMEOUT_S = 120.0
 STDERR_KEEP = 20_000  # characters of the child's stderr kept for messages (the kernel's prints)
 
 
-# Progress the child reports once the traced kernel has run (backends/trace/gpu.py, sim.py).
+# Progress the trace's child reports once the kernel has run (backends/trace/gpu.py, sim.py):
+# from there the analysis gets a clock of its own (an experiment's ``analysis_from``).
 ANALYSIS_FROM = 0.4
 ANALYSIS_LIMIT_S = 180.0
 
@@ -136,12 +140,19 @@ def child_env(kind: str) -> dict[str, str]:
     return env
 
 
-class TraceChild:
-    """One child process, started now; ``run`` sends it one request."""
+class IsolatedChild:
+    """One child process of backend ``kind`` for ``experiment``, started now; ``run`` sends it
+    one request."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, experiment: Experiment | str) -> None:
         global _stale_removed
         self.kind = kind
+        chosen = resolve(experiment)
+        self.experiment = chosen.name
+        self.module = module_of(chosen)
+        # Progress from which what is left is simtviz's own analysis, on a clock of its own
+        # (None: one clock for the whole run).
+        self.analysis_from: float | None = getattr(chosen, "analysis_from", None)
         if not _stale_removed:
             _stale_removed = True
             remove_stale_trace_temp()
@@ -156,7 +167,15 @@ class TraceChild:
         try:
             self.proc = spawn(
                 lambda: subprocess.Popen(
-                    [sys.executable, "-m", "simtviz.backends.trace.child", kind, str(os.getpid())],
+                    [
+                        sys.executable,
+                        "-m",
+                        "simtviz.backends.isolated_child",
+                        kind,
+                        self.module,
+                        self.experiment,
+                        str(os.getpid()),
+                    ],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
@@ -244,12 +263,15 @@ class TraceChild:
         self.kill()
         raise self._failure(message)
 
+    def matches(self, kind: str, experiment: str) -> bool:
+        return self.kind == kind and self.experiment == experiment and self.alive()
+
     def run(
         self,
-        request: TraceRequest,
+        request: Any,
         progress: Progress | None = None,
         cancel: threading.Event | None = None,
-    ) -> TraceResult:
+    ) -> Any:
         """Run ``request`` in this child (once); the child is gone afterwards, whatever happened."""
         try:
             self.wait_ready(cancel)
@@ -273,7 +295,8 @@ class TraceChild:
                     # what is left is simtviz's own analysis and timing, which on a fresh machine
                     # compiles CuPy's kernels for over 10 s (measured on the H200): that gets
                     # ANALYSIS_LIMIT_S of its own, once.
-                    if float(message[1]) >= ANALYSIS_FROM and not analysing:
+                    start = self.analysis_from
+                    if start is not None and float(message[1]) >= start and not analysing:
                         analysing = True
                         self.phase = "analysis"
                         step_s = max(float(request.time_limit_s), ANALYSIS_LIMIT_S)
@@ -282,9 +305,9 @@ class TraceChild:
                         progress(min(0.99, float(message[1])))
                     continue
                 if message[0] == "ok":
-                    result: TraceResult = message[1]
+                    result = message[1]
                     output = self.stderr_text().strip()
-                    if output:
+                    if output and isinstance(getattr(result, "notes", None), list):
                         result.notes.append(f"the kernel printed:\n{output[-2000:]}")
                     return result
                 raise self._failure(message)
@@ -320,59 +343,110 @@ class _Deadline(Exception):
     pass
 
 
-def _kernel_words(request: TraceRequest) -> str:
-    return f"'{request.kernel}'" if request.kernel else f"in {request.filename}"
+def _kernel_words(request: Any) -> str:
+    kernel = getattr(request, "kernel", None)
+    return f"'{kernel}'" if kernel else f"in {getattr(request, 'filename', 'the file')}"
 
 
 def run_isolated(
     kind: str,
-    request: TraceRequest,
+    experiment: Experiment | str,
+    request: Any,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
-    child: TraceChild | None = None,
-) -> TraceResult:
-    """Run ``request`` on backend ``kind`` ("gpu" or "sim") in a child process (``child`` if one
-    was started ahead for that kind, else a new one) and return its result.
+    child: IsolatedChild | None = None,
+) -> Any:
+    """Run ``request`` of ``experiment`` on backend ``kind`` in a child process (``child`` if one
+    was started ahead for it, else one waiting from ``prewarm``, else a new one) and return its
+    result. Checks nothing: ``Backend.run`` checks first.
 
     Raises what the run raised there (TraceUnsupported, KernelCompileError, LaunchRejected,
     KernelFailed, …), TimeLimitReached after ``request.time_limit_s`` of running, Cancelled.
     """
-    if child is None or child.kind != kind or not child.alive():
+    name = resolve(experiment).name
+    if child is None:
+        child = WARM.take(kind, name)
+    if child is None or not child.matches(kind, name):
         if child is not None:
             child.kill()
-        child = TraceChild(kind)
+        child = IsolatedChild(kind, experiment)
     return child.run(request, progress, cancel)
 
 
-class WarmChild:
-    """Keeps one child of a kind started and waiting, so the next Run skips numba's import."""
+class ChildBackend(Backend):
+    """A backend of ``info``'s kind that starts nothing in this process (no CUDA context, no
+    numba, no simulator child): it runs isolated experiments only, each in its own child. The
+    command line's ``trace`` and ``exercise`` and the app's tabs use it, so a student's kernel
+    never waits for (nor blocks) the app's worker and its backend."""
+
+    def __init__(self, info: BackendInfo) -> None:
+        self._info = info
+        self.kind = info.kind
+
+    def info(self) -> BackendInfo:
+        return self._info
+
+    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+        raise NotImplementedError(f"{experiment.name!r} does not run isolated; use create_backend")
+
+
+class WarmChildren:
+    """Keeps one child per isolated experiment started and waiting, so the next Run skips numba's
+    import (the desktop app's tabs ask for it when shown, and after each run)."""
 
     def __init__(self) -> None:
-        self._child: TraceChild | None = None
+        self._children: dict[str, IsolatedChild] = {}
         self._lock = threading.Lock()
-        self._closed = False
+        self.generation = 0  # one more at each close(): a start asked for before it is dropped
 
-    def take(self, kind: str) -> TraceChild | None:
+    def take(self, kind: str, experiment: str) -> IsolatedChild | None:
         with self._lock:
-            child, self._child = self._child, None
-        if child is not None and (child.kind != kind or not child.alive()):
+            child = self._children.pop(experiment, None)
+        if child is not None and not child.matches(kind, experiment):
             child.kill()
             return None
         return child
 
-    def prepare(self, kind: str) -> None:
+    def waiting(self, experiment: str) -> IsolatedChild | None:
+        """The child waiting for ``experiment``'s next run, if any (tests and benchmarks)."""
         with self._lock:
-            if self._closed:  # the tab is gone: a child started now would wait for nobody
+            return self._children.get(experiment)
+
+    def prepare(self, kind: str, experiment: Experiment | str, generation: int | None = None) -> None:
+        """Start ``experiment``'s next child of ``kind`` now (on the calling thread), unless one
+        waits; not when ``close()`` came since ``generation`` (a window closed meanwhile)."""
+        name = resolve(experiment).name
+        with self._lock:
+            if generation is not None and generation != self.generation:
+                return  # a child started now would wait for nobody
+            old = self._children.get(name)
+            if old is not None and old.matches(kind, name):
                 return
-            if self._child is not None and self._child.kind == kind and self._child.alive():
-                return
-            old, self._child = self._child, TraceChild(kind)
+            self._children[name] = IsolatedChild(kind, experiment)
         if old is not None:
             old.kill()
 
     def close(self) -> None:
+        """End every waiting child; no more are started."""
         with self._lock:
-            self._closed = True
-            child, self._child = self._child, None
-        if child is not None:
+            self.generation += 1
+            children, self._children = list(self._children.values()), {}
+        for child in children:
             child.kill()
+
+
+WARM = WarmChildren()
+
+
+def prewarm(kind: str, experiment: Experiment | str) -> None:
+    """Start ``experiment``'s next child of ``kind`` on a thread of its own (never the GUI's)."""
+
+    generation = WARM.generation
+
+    def start() -> None:
+        try:
+            WARM.prepare(kind, experiment, generation)
+        except Exception:
+            log.exception("could not start the next run's process ahead")
+
+    threading.Thread(target=start, name="simtviz-isolated-prewarm", daemon=True).start()

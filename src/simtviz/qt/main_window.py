@@ -384,6 +384,7 @@ class MainWindow(StyledPages, QMainWindow):
         except Exception:  # never keep a window open because its settings could not be written
             log.exception("could not save the settings")
         self.session.close(1.5)
+        self.restore_app_font()
         super().closeEvent(event)
 
 

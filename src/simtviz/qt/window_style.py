@@ -1,10 +1,14 @@
 """How the main window applies its theme and font size (presentation mode) without stalling.
 
-The font size goes into style sheets: with a style sheet set, Qt no longer passes a parent's
-setFont() on to its children. A new sheet on the window re-polishes every widget of every tab
-(~300 ms, issue 21), so the theme's sheet stays on the window and changes only with the theme;
-the font size goes on the bars and on the shown tab's page at once, and on each other page while
-the user looks at this one (one per turn of the event loop), so a later tab switch restyles nothing.
+A new style sheet re-polishes every widget under it: on the window, every widget of every tab
+(~300 ms, issue 21); on the Your kernel page alone still 45–95 ms of CPU. So the theme's sheet
+stays on the window and changes only with the theme, and the font size is not a sheet: each
+widget of a page gets its own font at the new size (``set_point_size``: no re-polish, only the
+font change and the relayout it causes). With a style sheet on the window Qt no longer passes a
+parent's setFont() on to its grandchildren, hence one setFont per widget, and a widget made later
+starts from the application's font, hence that font follows the mode too. The shown page changes
+at once; the other pages once it is painted (one per turn of the event loop) or, at the latest,
+as they are shown. A hidden page lays itself out only when shown.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QWidget
 
 from simtviz.qt.theme import point_size, stylesheet
 
@@ -24,11 +30,31 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
+# Hidden pages are restyled after the shown one has been painted: the timer must not come due
+# while the toggle's own relayout and paint still run (on a busy machine, well over 30 ms).
+BACKGROUND_START_MS = 300
+BACKGROUND_STEP_MS = 30
+
+
+def set_point_size(root: QWidget, size: int) -> bool:
+    """Give ``root`` and every widget in it ``size`` pt, keeping each one's family and weight;
+    False when ``root`` had that size already (nothing done). Parents first."""
+    if root.property("simtvizPointSize") == size:
+        return False
+    root.setProperty("simtvizPointSize", size)
+    for widget in (root, *root.findChildren(QWidget)):
+        font = widget.font()
+        if font.pointSize() != size:
+            font.setPointSize(size)
+            widget.setFont(font)
+    return True
+
 
 class StyledPages(_Base):
     """Mixed into ``MainWindow``: ``font_rule()`` and ``_restyle()``. Each page is given the font
     size; a page whose widget draws rather than styles (the index map) has ``apply_style(theme,
-    presentation)`` called instead of being re-polished for nothing."""
+    presentation)`` called instead, when it is shown (a hidden map's redraw would cost the shown
+    tab's next frame)."""
 
     settings: AppSettings
     tabs: QTabWidget
@@ -36,6 +62,7 @@ class StyledPages(_Base):
     def _init_styles(self) -> None:
         self._styled_theme = ""
         self._pages_to_style: list[int] = []
+        self._app_font: QFont | None = None  # the application's font before this window's size
         self.tabs.currentChanged.connect(self._style_page)
 
     def font_rule(self) -> str:
@@ -46,27 +73,46 @@ class StyledPages(_Base):
         if self._styled_theme != self.settings.theme:
             self._styled_theme = self.settings.theme
             self.setStyleSheet(stylesheet(self.settings.theme))
+        self._set_app_font()
         rule = self.font_rule()
         for bar in (self.menuBar(), self.tabs.tabBar(), self.statusBar()):
             if bar.styleSheet() != rule:
                 bar.setStyleSheet(rule)
         self._style_page(self.tabs.currentIndex())
-        # The other pages while the user looks at this one, one per turn of the event loop,
-        # so that switching to them later costs no restyle.
+        # The other pages once this one is painted, one per turn of the event loop (a few ms
+        # each: a hidden page lays out only when shown), so a later switch has less to do.
         self._pages_to_style = [i for i in range(self.tabs.count()) if i != self.tabs.currentIndex()]
-        QTimer.singleShot(30, self._style_next_page)
+        QTimer.singleShot(BACKGROUND_START_MS, self._style_next_page)
+
+    def _set_app_font(self) -> None:
+        """Widgets made later (a run's results, a lesson's cards) take the mode's size: under a
+        style sheet a new widget starts from the application's font, not from its parent's."""
+        app = QApplication.instance()
+        if not isinstance(app, QApplication):
+            return
+        if self._app_font is None:
+            self._app_font = QFont(app.font())
+        font = QFont(self._app_font)
+        font.setPointSize(point_size(self.settings.presentation))
+        if app.font() != font:
+            QApplication.setFont(font)
+
+    def restore_app_font(self) -> None:
+        """The application's own font again (the window closes; others may open after it)."""
+        if self._app_font is not None:
+            QApplication.setFont(self._app_font)
 
     def _style_next_page(self) -> None:
         if self._pages_to_style:
             self._style_page(self._pages_to_style.pop(0))
-            QTimer.singleShot(30, self._style_next_page)
+            QTimer.singleShot(BACKGROUND_STEP_MS, self._style_next_page)
 
     def _style_page(self, index: int) -> None:
         page = self.tabs.widget(index)
-        rule = self.font_rule()
-        if page is not None and page.styleSheet() != rule:
-            page.setStyleSheet(rule)
+        if page is None:
+            return
+        set_point_size(page, point_size(self.settings.presentation))
         # A tab drawn rather than styled (the index map's map and inspector) restyles itself.
         apply_style: Any = getattr(page, "apply_style", None)
-        if callable(apply_style):
+        if callable(apply_style) and index == self.tabs.currentIndex():
             apply_style(self.settings.theme, self.settings.presentation)

@@ -132,13 +132,17 @@ class BlockBorderItem(pg.GraphicsObject):
 
     def __init__(self, pen: QPen) -> None:
         super().__init__()
-        self.pen = QPen(pen)
-        self.pen.setCosmetic(True)
+        self.set_pen(pen)
         self._rect = QRectF()
         self._x = (1.0, 0.0)  # (step, first edge offset) in cells, along x
         self._y = (1.0, 0.0)
         self.last_line_count = 0  # lines drawn by the last paint: for tests and benchmarks
         self.last_resolved = (True, True)  # whether inner x/y edges were drawn
+
+    def set_pen(self, pen: QPen) -> None:
+        self.pen = QPen(pen)
+        self.pen.setCosmetic(True)
+        self.update()
 
     def set_grid(self, rect: QRectF, step_x: int, first_x: int, step_y: int, first_y: int) -> None:
         self.prepareGeometryChange()
@@ -228,11 +232,63 @@ class PinRing(pg.ScatterPlotItem):
         return (float(self.opts["size"]), float(self.opts["pen"].widthF()), self.isVisible())
 
 
+def border_pen(colour: str, presentation: bool) -> QPen:
+    """Block borders: thicker in presentation mode, to be seen from the back of the room."""
+    return pg.mkPen(colour, width=3 if presentation else 2)
+
+
+def caption_font(presentation: bool) -> QFont:
+    """A z-plane tile's caption."""
+    font = QFont()
+    font.setPointSize(14 if presentation else 10)
+    font.setBold(True)
+    return font
+
+
+def restyle_tiles(tiles: list[Tile], border: str, presentation: bool) -> None:
+    """Drawn tiles in another palette or mode: their borders and captions, nothing recoloured."""
+    for tile in tiles:
+        tile.borders.set_pen(border_pen(border, presentation))
+        if tile.caption is not None:
+            tile.caption.setFont(caption_font(presentation))
+
+
+def quiet_unlabelled_axes(*plots: pg.PlotItem) -> None:
+    """Turn off pyqtgraph's automatic SI prefix on the axes of ``plots`` that show no label (the
+    hidden top and right axes, a colour bar's): it applies only to a shown label, and it renders
+    the empty label's HTML again at every range change (each resize, pan or zoom)."""
+    for plot in plots:
+        for name in ("top", "right", "left", "bottom"):
+            axis = plot.getAxis(name) if name in plot.axes else None
+            if axis is not None and not isinstance(axis, IntegerAxis) and not axis.label.isVisible():
+                axis.enableAutoSIPrefix(False)
+
+
 class IntegerAxis(pg.AxisItem):
     """An axis over whole rows or columns: tick spacings of at least 1, labels without decimals,
     ticks only from the map's first row (column) to its last (``set_bounds``)."""
 
     bounds: tuple[float, float] | None = None
+    _label_html: str | None = None
+    _range_change = False
+
+    def updateAutoSIPrefix(self) -> None:
+        # pyqtgraph renders the label's HTML again at every range change (each resize, pan or
+        # zoom: ~1 ms each, a dozen per presentation toggle): only when its text changed.
+        self._range_change = True
+        try:
+            super().updateAutoSIPrefix()
+        finally:
+            self._range_change = False
+
+    def _updateLabel(self) -> None:
+        html = self.labelString()
+        if self._range_change and html == self._label_html:
+            self.picture = None
+            self.update()
+            return
+        self._label_html = html
+        super()._updateLabel()
 
     def set_bounds(self, lo: float, hi: float) -> None:
         self.bounds = (lo, hi)

@@ -21,17 +21,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QRectF, QSignalBlocker, Signal
 from PySide6.QtGui import QColor, QFont, QPen
-from PySide6.QtWidgets import (
-    QGraphicsRectItem,
-    QLabel,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QGraphicsRectItem, QLabel, QVBoxLayout, QWidget
 
 from simtviz.core.files import atomic_write
 from simtviz.core.formulas import backend_words
 from simtviz.core.maps import MapImages, map_images
 from simtviz.core.recording import COLOR_FIELDS, GPU_ONLY_FIELDS, Recording
+from simtviz.qt.map import items as map_items
 from simtviz.qt.map.bar import MapControls
 from simtviz.qt.map.cells import CellsMixin
 from simtviz.qt.map.colours import SEQUENTIAL, colorize
@@ -110,6 +106,7 @@ class IndexMap(CellsMixin, QWidget):
         )
         self.view.addItem(self.colorBar, row=0, col=1)
         self.colorBar.setVisible(False)  # until a map is shown
+        map_items.quiet_unlabelled_axes(self.plot, self.colorBar)
         # Categorical fields: which colour is which id (in the scene, so exported PNGs have it).
         self.legend = pg.LabelItem("", justify="left")
         self.legend.setObjectName("mapLegend")
@@ -355,7 +352,7 @@ class IndexMap(CellsMixin, QWidget):
         text.set_data(values, rgb, origin)
         text.setZValue(10)
         self.plot.addItem(text)
-        borders = BlockBorderItem(pg.mkPen(self._palette.border, width=3 if self._presentation else 2))
+        borders = BlockBorderItem(map_items.border_pen(self._palette.border, self._presentation))
         borders.setZValue(20)
         borders.set_grid(rect, *self._border_grid())
         self.plot.addItem(borders, ignoreBounds=True)
@@ -367,10 +364,7 @@ class IndexMap(CellsMixin, QWidget):
             # Short enough for a narrow tile; blockIdx.z and threadIdx.z in its tooltip and the z row.
             caption = pg.TextItem(f"z = {z}", color=self._palette.foreground, anchor=(0, 1))
             caption.setToolTip(f"z = {z}: blockIdx.z {z // bz}, threadIdx.z {z % bz}")
-            caption_font = QFont()
-            caption_font.setPointSize(14 if self._presentation else 10)
-            caption_font.setBold(True)
-            caption.setFont(caption_font)
+            caption.setFont(map_items.caption_font(self._presentation))
             caption.setPos(origin[0] - 0.5, origin[1] - 0.5)
             self.plot.addItem(caption)
         return Tile(plane, origin, image, text, borders, caption)
@@ -536,7 +530,12 @@ class IndexMap(CellsMixin, QWidget):
         pen.setWidth(6 if presentation else 4)
         self._selection.setPen(pen)
         self._style_pin_marker()
-        if self._shape is not None:
+        if self._tiles:  # restyled as drawn: their colours need no new pass (a rebuild did)
+            map_items.restyle_tiles(self._tiles, palette.border, presentation)
+            self._update_legend(COLOR_FIELDS[self._field])
+            self._set_axis_labels()
+            self._highlight_tile()
+        elif self._shape is not None:
             self._rebuild()
 
     def pin(self, cell: Cell) -> None:

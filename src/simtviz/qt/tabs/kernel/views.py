@@ -47,7 +47,7 @@ from simtviz.core.trace.analysis import (
 )
 from simtviz.core.trace.model import TraceResult
 from simtviz.core.trace.words import number
-from simtviz.qt.map.items import IntegerAxis
+from simtviz.qt.map.items import IntegerAxis, quiet_unlabelled_axes
 
 COLOR_MODES = ("thread (last to touch)", "warp (last to touch)", "block (last to touch)", "accesses")
 KIND_WORDS = ("load", "store", "atomic add")
@@ -176,6 +176,7 @@ class ArrayView(QWidget):
             values=(0, 1), colorMap=pg.colormap.get("viridis"), interactive=False, width=14
         )
         self.view.addItem(self.scale, row=0, col=1)
+        quiet_unlabelled_axes(self.plot, self.scale)
         self.plot.invertY(True)
         self.plot.setAspectLocked(True)
         self.plot.showGrid(False, False)

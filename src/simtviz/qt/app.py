@@ -36,19 +36,29 @@ def run_app(backend_flag: str | None = None) -> int:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from simtviz.qt.gui_gc import collect_on_gui_thread
+    from simtviz.qt.session import RunSession
+
+    running = QApplication.instance()
+    app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
+    # The session's worker starts the backend now (numba, CuPy, the CUDA context, the warm-up)
+    # while the window's widget modules (pyqtgraph: ~0.8 s) load and the window is built: on a
+    # GPU most of the wait for "ready" is the worker's. Qt objects are collected on this thread
+    # only, from before any worker thread exists (gui_gc).
+    collect_on_gui_thread()
+    session = RunSession(backend=requested_backend(backend_flag))
+
     from simtviz.qt.main_window import create_main_window
     from simtviz.qt.signals import close_on_signals
     from simtviz.resources import ResourceNotFound, resource_path
 
-    running = QApplication.instance()
-    app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("simtviz")
     app.setOrganizationName("simtviz")
     app.setDesktopFileName("simtviz")
     with contextlib.suppress(ResourceNotFound):
         app.setWindowIcon(QIcon(str(resource_path("simtviz.svg"))))
     # "auto" was resolved above; the worker creates the backend the window shows.
-    window = create_main_window(requested_backend(backend_flag))
+    window = create_main_window(requested_backend(backend_flag), session=session)
     # Ctrl+C / SIGTERM / a closed terminal: close as the window's close button does.
     close_on_signals(window)
     window.show()

@@ -63,8 +63,11 @@ class MainWindow(StyledPages, QMainWindow):
         settings: QSettings | None = None,
         parent: QWidget | None = None,
         backend_factory: Callable[[], Backend] | None = None,
+        session: RunSession | None = None,
     ) -> None:
-        """``backend_factory`` (a callable returning a Backend) replaces ``backend``: for tests."""
+        """``backend_factory`` (a callable returning a Backend) replaces ``backend``: for tests.
+        ``session``: one already started (the app starts it before importing the window's
+        widgets, so the backend warms up while they load); it becomes the window's child."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("simtviz — CUDA thread indexing, recorded")
@@ -74,7 +77,11 @@ class MainWindow(StyledPages, QMainWindow):
         self.settings, self.settings_warning = load_settings(self._qsettings)
         if self.settings_warning:
             log.warning("%s", self.settings_warning)
-        self.session = RunSession(backend_factory, self, backend=backend)
+        if session is not None:
+            session.setParent(self)
+            self.session = session
+        else:
+            self.session = RunSession(backend_factory, self, backend=backend)
         # Tabs read and keep their settings through the session, never through the window.
         self.session.settings, self.session.store = self.settings, self._qsettings
 
@@ -388,8 +395,10 @@ class MainWindow(StyledPages, QMainWindow):
         super().closeEvent(event)
 
 
-def create_main_window(backend: str = "sim", settings: QSettings | None = None) -> MainWindow:
-    """The main window, not shown yet. A QApplication must exist (CONTRACT.md)."""
+def create_main_window(
+    backend: str = "sim", settings: QSettings | None = None, session: RunSession | None = None
+) -> MainWindow:
+    """The main window, not shown yet. A QApplication must exist (docs/CONTRACT.md)."""
     # The window's worker threads must never run the cyclic collector over Qt objects (gui_gc).
     collect_on_gui_thread()
-    return MainWindow(backend, settings)
+    return MainWindow(backend, settings, session=session)

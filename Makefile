@@ -17,13 +17,16 @@ run: $(STAMP)
 	$(VENV)/bin/simtviz $(ARGS)
 
 # Guardrails first (seconds), then the suite: lint, format, import layers (pyproject.toml's
-# [tool.importlinter]), types of all of src/ ([tool.mypy], strict).
+# [tool.importlinter]), types of all of src/ ([tool.mypy], strict). The suite runs on one worker
+# per core (pytest-xdist), each test file whole on one worker so that a module's compile or
+# simulator run is made once (docs/TESTING.md); PYTEST_WORKERS= runs it in one process.
+PYTEST_WORKERS ?= -n auto --dist loadscope
 test: $(STAMP)
 	$(PY) -m ruff check src tests benchmarks scripts
 	$(PY) -m ruff format --check src tests benchmarks scripts
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_WORKERS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check src tests benchmarks scripts

@@ -1,10 +1,11 @@
 """The exercises graded on the CPU emulator give the same verdicts as on numba's simulator.
 
-Every reference passes and every wrong solution fails exactly its check, as in
-tests/core/exercise/test_exercises.py (the simulator). The one legitimate difference: a racing solution's
-``output`` check. The simulator runs threads one after another, so a race may leave the right
-numbers; the emulator runs a warp's threads in lockstep, so racing stores lose updates as on a
-GPU. ``race_free`` fails on both, because hazards are read from the trace, not the output.
+Every reference passes and every wrong solution fails exactly its check, naming a line and a
+thread (tests/core/exercise/test_exercises.py grades one wrong solution of each kind on the
+simulator). The one legitimate difference: a racing solution's ``output`` check. The simulator
+runs threads one after another, so a race may leave the right numbers; the emulator runs a warp's
+threads in lockstep, so racing stores lose updates as on a GPU. ``race_free`` fails on both,
+because hazards are read from the trace, not the output.
 """
 
 from __future__ import annotations
@@ -40,11 +41,14 @@ def test_the_reference_passes_on_the_emulator(exercise_id: str) -> None:
 
 @pytest.mark.parametrize(("exercise_id", "check"), [(e, c) for e in sorted(WRONG) for c in sorted(WRONG[e])])
 def test_each_wrong_solution_fails_exactly_its_check_on_the_emulator(exercise_id: str, check: str) -> None:
-    failed = failing(graded_on_emu(exercise_id, WRONG[exercise_id][check]))
+    report = graded_on_emu(exercise_id, WRONG[exercise_id][check])
+    failed = failing(report)
     if check == "race_free":
         assert "race_free" in failed and set(failed) <= {"race_free", "output"}
     else:
-        assert failed == [check]
+        assert failed == [check], [c.detail for c in report.checks]
+    detail = report.check(check).detail
+    assert "line " in detail and "thread " in detail, detail  # the line and one thread
 
 
 def test_the_racing_histogram_loses_counts_on_the_emulator() -> None:

@@ -93,7 +93,28 @@ def test_the_reference_passes_every_check(exercise_id: str) -> None:
     assert [c.name for c in report.checks] == list(exercise(exercise_id).checks)
 
 
-WRONG_CASES = [(e, check) for e in sorted(WRONG) for check in sorted(WRONG[e])]
+# One wrong solution per check on the simulator; tests/emu/test_exercises_emu.py grades all 46 on
+# the emulator (same verdicts, the same line and thread), and tests/emu/test_emu_differential.py
+# pins the emulator's traces to this simulator's. Chosen for small launches (64-thread vecadd and
+# grid-stride, 128-thread tile-sync), or because an explanation test below grades the same source
+# anyway (saxpy, block-sum, histogram-atomic; the transpose's 1,024-thread blocks only there).
+SIM_WRONG = {
+    ("vecadd-guard", "output"),
+    ("vecadd-guard", "in_bounds"),
+    ("vecadd-guard", "coalesced"),
+    ("grid-stride", "written_once"),
+    ("tile-sync", "race_free"),
+    ("transpose-coalesced", "conflict_free"),
+    ("saxpy", "in_bounds"),
+    ("block-sum", "race_free"),
+    ("histogram-atomic", "race_free"),
+}
+WRONG_CASES = [(e, check) for e in sorted(WRONG) for check in sorted(WRONG[e]) if (e, check) in SIM_WRONG]
+
+
+def test_the_simulator_grades_a_wrong_solution_of_every_kind() -> None:
+    assert {check for _, check in WRONG_CASES} == set(CHECKS)
+    assert len(WRONG_CASES) == len(SIM_WRONG)  # each one a real wrong solution of the catalogue
 
 
 @pytest.mark.parametrize(("exercise_id", "check"), WRONG_CASES)

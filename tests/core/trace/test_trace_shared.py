@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from repo_paths import DATA
+from sim_templates import sim_template
 from simtviz.core.trace.analysis import oob_details
 from simtviz.core.trace.model import TraceRequest, TraceResult
 from simtviz.core.trace.report import findings
@@ -35,8 +36,7 @@ def run(request: TraceRequest) -> TraceResult:
 
 
 def run_template(name: str) -> TraceResult:
-    t = template(name)
-    return run(TraceRequest(t.source, t.grid, t.block, t.args, check=t.check, filename=t.file))
+    return sim_template(name)  # run once per process (tests/sim_templates.py)
 
 
 def line_no(source: str, marker: str) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from sim_templates import sim_template
 from simtviz.core.trace.model import TraceRequest, TraceResult
 from simtviz.core.trace.report import findings
 from simtviz.core.trace.templates import template
@@ -26,10 +27,7 @@ def needs_sim(backend_kind: str) -> None:
 
 
 def run_template(name: str) -> TraceResult:
-    from simtviz.backends.trace.sim import run_trace_sim
-
-    t = template(name)
-    return run_trace_sim(TraceRequest(t.source, t.grid, t.block, t.args, check=t.check, filename=t.file))
+    return sim_template(name)  # run once per process (tests/sim_templates.py)
 
 
 def test_racing_histogram_pass_on_the_simulator_says_why_beside_the_verdict() -> None:

@@ -78,7 +78,7 @@ def test_what_the_emulator_cannot_run_goes_to_a_simulator_child_after_one_line()
     kind, _pid = backend.run(NAME, ToyRequest(emulate=False))
     assert kind == "sim"
     assert lines == [
-        "line 3: the CPU emulator cannot run cuda.toy; running it on numba's CUDA simulator instead (slower)"
+        "line 3: the CPU emulator cannot run cuda.toy; running it on the CUDA simulator instead (slower)"
     ]
 
 

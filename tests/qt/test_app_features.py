@@ -145,9 +145,15 @@ def test_snapshot_renders_png(qtbot, tmp_path) -> None:
     from simtviz.cli.snapshot import run_snapshot_command
 
     args = Namespace(
-        grid=Dim3(2, 2, 2), block=Dim3(4, 4, 2), color="threadIdx.z", out=tmp_path / "s.png",
-        z=3, force=False, backend="sim", debug=False,
-    )  # fmt: skip
+        grid=Dim3(2, 2, 2),
+        block=Dim3(4, 4, 2),
+        color="threadIdx.z",
+        out=tmp_path / "s.png",
+        z=3,
+        force=False,
+        backend=os.environ.get("SIMTVIZ_BACKEND", "sim"),
+        debug=False,
+    )  # fmt: skip  (the backend this process runs: numba cannot switch in a process)
     assert run_snapshot_command(args) == 0
     assert QImage(str(tmp_path / "s.png")).width() == 1600
     with pytest.raises(SimtvizError):

@@ -20,6 +20,11 @@ from simtviz.core.window import Window
 from simtviz.qt.map import Cell, IndexMap
 from simtviz.qt.tabs.index_map.launch import LaunchPanel
 
+# The recordings are made with numba's simulator in this process, which a GPU run cannot switch to.
+pytestmark = pytest.mark.skipif(
+    os.environ.get("SIMTVIZ_BACKEND") == "gpu", reason="records with numba's simulator in this process"
+)
+
 
 @pytest.fixture
 def index_map(qtbot) -> IndexMap:

@@ -56,6 +56,7 @@ from simtviz.qt.tabs.kernel import files as kernel_files
 from simtviz.qt.tabs.kernel.editor import CodeEditor
 from simtviz.qt.tabs.kernel.run import ArgsTable, fit_findings, refused_now
 from simtviz.qt.tabs.kernel.views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
+from simtviz.qt.widgets.text_box import ScrollingText
 
 if TYPE_CHECKING:
     from simtviz.qt.session import RunSession
@@ -189,9 +190,8 @@ class KernelTab(QWidget):
         self.result = QTextEdit(objectName="kernelResult")
         self.result.setReadOnly(True)
         self.result.setPlainText("Choose a template or write a kernel, fill in its parameters, press Run.")
-        self.detail = QLabel(objectName="kernelDetail")
-        self.detail.setWordWrap(True)
-        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Two lines that scroll: a long thread list must not take the arrays' height (1280 × 720).
+        self.detail = ScrollingText(2, objectName="kernelDetail")
         self.threadSpin = QSpinBox(objectName="kernelThread")
         self.threadSpin.setRange(-1, INT_MAX)
         self.threadSpin.setValue(-1)

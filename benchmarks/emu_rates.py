@@ -9,7 +9,7 @@
   launch, the emulator's share of Run → map in the window.
 - trace: the guarded vecadd template over 2^20 threads (3,145,728 accesses, default budget),
   in this process (the app runs it in a child): logged accesses per second of the emulation
-  alone and end to end (with ``core.trace_analysis``).
+  alone and end to end (with ``core.trace.analysis``).
 - the tile-transpose templates (2 blocks of 32 × 32), end to end.
 
 Goals (issue 20): record 2^20 ≥ 200× the simulator and ≤ 1.5 s; trace ≥ 10^6 accesses/s;

@@ -3,7 +3,7 @@
     python benchmarks/trace_analysis.py [--xp numpy|cupy] [--accesses N]
 
 A log as the guarded vecadd makes it (each thread loads A[i], loads B[i], stores C[i]; slots in
-warp order, as a GPU hands them out), analysed by ``core.trace_analysis.analyse`` three times in
+warp order, as a GPU hands them out), analysed by ``core.trace.analysis.analyse`` three times in
 one process: the first run includes loading (CuPy: compiling or reading from its disk cache) the
 kernels the analysis uses; the later ones are the analysis itself.
 """

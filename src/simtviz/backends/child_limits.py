@@ -30,7 +30,7 @@ MALLOC_ARENAS = 8
 MAX_BLOCK_THREADS = 1024
 # Address space of a simulator or emulator child: numba, LLVM and the libraries (more on a machine
 # with a GPU driver) about 2 GiB, malloc arenas 8 x 64 MiB, the traced arrays at most
-# ARRAY_BUDGET_BYTES (core.trace_args, 4 GiB), room to spare: 14 GiB, plus 1,024 thread stacks
+# ARRAY_BUDGET_BYTES (core.trace.args, 4 GiB), room to spare: 14 GiB, plus 1,024 thread stacks
 # (2 GiB): 16 GiB. A GPU child gets no address-space limit: CUDA reserves far more virtual memory
 # than it uses.
 ADDRESS_SPACE_BYTES = 14 * GIB + MAX_BLOCK_THREADS * SIM_THREAD_STACK_BYTES

@@ -1,5 +1,5 @@
 """The Lesson tab's handout: the figures each step kept, rendered with this run's numbers and
-saved as one HTML page (``core.lesson_handout`` writes the page; this file keeps and saves it)."""
+saved as one HTML page (``core.lesson.handout`` writes the page; this file keeps and saves it)."""
 
 from __future__ import annotations
 

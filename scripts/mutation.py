@@ -396,7 +396,14 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/test_export_targets.py",
         ],
     ),
-    ("cli/progress.py", ["tests/backends/test_launch_progress.py", "tests/cli/test_cli.py"]),
+    (
+        "cli/progress.py",
+        [
+            "tests/cli/test_progress_handworked.py",
+            "tests/backends/test_launch_progress.py",
+            "tests/cli/test_cli.py",
+        ],
+    ),
     (
         "backends/trace/*",
         [

@@ -448,7 +448,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ),
     (
         "qt/tabs/schedule/data.py",
-        ["tests/qt/test_panels_handworked.py", "tests/qt/tabs/schedule/test_schedule_view.py"],
+        [
+            "tests/qt/tabs/schedule/test_schedule_data_handworked.py",
+            "tests/qt/test_panels_handworked.py",
+            "tests/qt/tabs/schedule/test_schedule_view.py",
+        ],
     ),
     (
         "qt/tabs/kernel/views.py",

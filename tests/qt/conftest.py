@@ -26,6 +26,18 @@ def _collect_on_gui_thread(qapp) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _application_font(qapp) -> Iterator[None]:
+    """Each test starts with the application's own font: a window left in presentation mode by
+    an earlier test (not closed, so its font never restored) must not widen the next one."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    font = QFont(QApplication.font())
+    yield
+    QApplication.setFont(font)
+
+
+@pytest.fixture(autouse=True)
 def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Never read or write the user's real settings file from a test."""
     folder = tmp_path_factory.mktemp("qsettings")

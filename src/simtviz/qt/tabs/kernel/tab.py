@@ -402,7 +402,8 @@ class KernelTab(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
-            QTimer.singleShot(0, lambda: fit_findings(self.result, self._results_side))
+            # self as context: a call still pending when the window closes is dropped with the tab
+            QTimer.singleShot(0, self, lambda: fit_findings(self.result, self._results_side))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

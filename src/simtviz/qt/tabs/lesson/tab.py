@@ -381,7 +381,7 @@ class LessonPanel(LessonDemos, QWidget):
         bar = self.lessonScroll.verticalScrollBar()
         bar.setValue(0)
         if at_end:  # once the new text is laid out and the scroll range known
-            QTimer.singleShot(0, lambda: bar.setValue(bar.maximum()))
+            QTimer.singleShot(0, bar, lambda: bar.setValue(bar.maximum()))
         self.stepChanged.emit(self._index)
 
     def _show_sim_note(self) -> None:

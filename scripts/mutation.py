@@ -43,7 +43,7 @@ PACKAGE = ROOT / "src" / "simtviz"
 # What `make mutation` mutates: every module that holds logic and runs without a GPU: the
 # Qt-free core, the CLI, the simulator halves of the backends, the kernels the simulator runs, and
 # the Qt panels through their pure helpers (framing, schedule data, the kernel tab's TraceData).
-# Left out: the GPU halves (backends/gpu.py, */gpu.py, gpu_timing.py, kernels/busy.py,
+# Left out: the GPU halves (backends/gpu.py, backends/cuda_tools.py, */gpu.py, gpu_timing.py, kernels/busy.py,
 # kernels/schedule.py, kernels/intrinsics.py: tests/gpu covers them) and widget code, whose
 # logic lives in the helpers listed here.
 MODULES = [

@@ -683,7 +683,8 @@ def _init_worker() -> None:
         SIMTVIZ_BACKEND="sim",
         QT_QPA_PLATFORM="offscreen",
         PYTHONDONTWRITEBYTECODE="1",
-        PYTHONPATH=str(_COPY / "src"),
+        # the copy first; what the caller had after it (site folders a lent machine installs into)
+        PYTHONPATH=os.pathsep.join(p for p in (str(_COPY / "src"), os.environ.get("PYTHONPATH", "")) if p),
     )
     sys.dont_write_bytecode = True
     import numba.cuda  # noqa: F401

@@ -118,8 +118,10 @@ def check_size(
     experiment: str = "record",
     subject: str = "",
     smaller: str = "",
+    detail: str = "",
 ) -> None:
-    """Refuse a valid run that would take too long here unless ``force`` (CLI ``--force``)."""
+    """Refuse a valid run that would take too long here unless ``force`` (CLI ``--force``);
+    ``subject``, ``smaller`` and ``detail`` word it (``LaunchTooLarge``)."""
     if force or not info.needs_confirmation(threads):
         return
     raise LaunchTooLarge(
@@ -129,6 +131,7 @@ def check_size(
         info.device_words,
         subject=subject,
         smaller=smaller,
+        detail=detail,
     )
 
 

@@ -25,6 +25,7 @@ def check_sim_request(request: VecaddRequest, info: BackendInfo) -> None:
         "vecadd",
         subject="vecadd",
         smaller="a smaller --n",
+        detail=request.threads_in_words(),
     )
 
 

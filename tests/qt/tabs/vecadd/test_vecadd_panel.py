@@ -67,6 +67,18 @@ def test_widgets_carry_the_contracts_names(panel: VecaddPanel) -> None:
     assert "cp.random.uniform(-1, 1, vector_size)" in code.toPlainText()
 
 
+def test_typing_two_to_the_24_plus_11_gives_that_n(qtbot, panel: VecaddPanel) -> None:
+    box = panel.findChild(QSpinBox, "vecaddN")
+    box.setFocus()
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box.lineEdit(), "16777227")  # the guide's vector_size: 2^24 + 11
+    qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)
+    request = panel.request()
+    assert request.n == 16_777_227 and box.maximum() == 2_147_483_647
+    # ceil(16,777,227 / 256) = 65,537 blocks × 256 = 16,777,472 threads, 245 of them idle.
+    assert "= 65,537 blocks → 16,777,472 threads, 245 idle" in panel.findChild(QLabel, "vecaddLaunch").text()
+
+
 def test_runs_on_the_simulator_and_says_test_succeeded(qtbot, panel: VecaddPanel) -> None:
     panel.findChild(QSpinBox, "vecaddN").setValue(1011)
     with qtbot.waitSignal(panel.resultShown, timeout=TIMEOUT_MS) as shown:

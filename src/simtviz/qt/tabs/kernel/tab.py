@@ -56,16 +56,13 @@ from simtviz.qt.tabs.kernel import files as kernel_files
 from simtviz.qt.tabs.kernel.editor import CodeEditor
 from simtviz.qt.tabs.kernel.run import ArgsTable, fit_findings, refused_now
 from simtviz.qt.tabs.kernel.views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
+from simtviz.qt.widgets.spins import INT32_MAX, LargeIntSpinBox
 from simtviz.qt.widgets.text_box import ScrollingText
 
 if TYPE_CHECKING:
     from simtviz.qt.session import RunSession
 
 log = logging.getLogger(__name__)
-INT_MAX = 2_147_483_647
-# Linear block ids reach 2^31 × 65,535² (past a QSpinBox's int32): a double holds every integer
-# up to 2^53 exactly (as the index map's window does).
-BLOCK_MAX = 2**53
 WINDOW_HELP = (
     "Window: only the threads of these blocks (numbered x, then y, then z) are logged; every "
     "thread still runs. Blocks 'all' = to the last block."
@@ -139,7 +136,7 @@ class KernelTab(QWidget):
             grid.addWidget(QLabel(axis), 0, col + 1)
             for row, what in enumerate(("Grid", "Block")):
                 spin = QSpinBox(objectName=f"kernel{what}{axis}")
-                spin.setRange(0, INT_MAX)
+                spin.setRange(0, INT32_MAX)
                 spin.setValue(1)
                 self.spins[f"{what.lower()}{axis}"] = spin
                 grid.addWidget(spin, row + 1, col + 1)
@@ -151,7 +148,7 @@ class KernelTab(QWidget):
         self.check = QLineEdit(objectName="kernelCheck")
         self.check.setPlaceholderText("optional NumPy check over the final arrays, e.g. C == A + B")
         self.budget = QSpinBox(objectName="kernelBudget")
-        self.budget.setRange(1, INT_MAX)
+        self.budget.setRange(1, INT32_MAX)
         self.budget.setValue(DEFAULT_BUDGET)
         self.budget.setToolTip("most accesses logged; more are counted but not recorded")
         self.timeLimit = QDoubleSpinBox(objectName="kernelTimeLimit")
@@ -193,7 +190,7 @@ class KernelTab(QWidget):
         # Two lines that scroll: a long thread list must not take the arrays' height (1280 × 720).
         self.detail = ScrollingText(2, objectName="kernelDetail")
         self.threadSpin = QSpinBox(objectName="kernelThread")
-        self.threadSpin.setRange(-1, INT_MAX)
+        self.threadSpin.setRange(-1, INT32_MAX)
         self.threadSpin.setValue(-1)
         self.threadSpin.setSpecialValueText("none")
         self.threadSpin.setToolTip("a global thread id: its accesses are outlined in the arrays")
@@ -289,17 +286,15 @@ class KernelTab(QWidget):
         self.lines.itemSelectionChanged.connect(self._on_line_selected)
 
     @staticmethod
-    def _block_spin(name: str, tip: str) -> QDoubleSpinBox:
-        spin = QDoubleSpinBox(objectName=name)
-        spin.setDecimals(0)
-        spin.setRange(0, BLOCK_MAX)
-        spin.setValue(0)
+    def _block_spin(name: str, tip: str) -> LargeIntSpinBox:
+        # Linear block ids reach 2^31 × 65,535², past a QSpinBox's int32.
+        spin = LargeIntSpinBox(objectName=name)
         spin.setToolTip(tip)
         return spin
 
     def window_inputs(self) -> tuple[int, int]:
         """(first block, blocks) as typed; blocks 0 means through the last block."""
-        return int(self.windowFirst.value()), int(self.windowBlocks.value())
+        return self.windowFirst.value(), self.windowBlocks.value()
 
     def set_window(self, first: int = 0, blocks: int = 0) -> None:
         """The window's inputs; the defaults are the whole launch."""
@@ -325,7 +320,7 @@ class KernelTab(QWidget):
         for what, text in (("grid", grid), ("block", block)):
             values = [int(v) for v in text.split(",")] + [1, 1, 1]
             for axis, v in zip("XYZ", values, strict=False):
-                if not 0 <= v <= INT_MAX:
+                if not 0 <= v <= INT32_MAX:
                     raise ValueError(f"{KEY}{what}={text} is out of range")
                 self.spins[f"{what}{axis}"].setValue(v)
 

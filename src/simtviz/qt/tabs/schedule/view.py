@@ -45,7 +45,6 @@ from simtviz.core.schedule import (
 from simtviz.qt import dialogs
 from simtviz.qt.tabs.schedule.data import (
     FACT_ROWS,
-    INT_MAX,
     NOTHING_HERE,
     PRESETS,
     SCHEDULE,
@@ -57,6 +56,7 @@ from simtviz.qt.tabs.schedule.data import (
     table_item,
 )
 from simtviz.qt.tabs.schedule.gantt import BAR_FILL, INDEX_STEPS, GanttItem, index_colours, wave_colour
+from simtviz.qt.widgets.spins import INT32_MAX
 
 if TYPE_CHECKING:
     from simtviz.qt.session import RunSession
@@ -93,7 +93,7 @@ class ScheduleView(QWidget):
             self.schedulePreset.addItem(label)
         self.schedulePreset.activated.connect(self._on_preset)
         self.scheduleGridX = QSpinBox(objectName="scheduleGridX")
-        self.scheduleGridX.setRange(0, INT_MAX)
+        self.scheduleGridX.setRange(0, INT32_MAX)
         self.scheduleGridX.setGroupSeparatorShown(True)
         self.scheduleGridX.setValue(2464)
         self.scheduleBlockX = QSpinBox(objectName="scheduleBlockX")

@@ -54,8 +54,7 @@ from simtviz.core.vecadd import (
 from simtviz.qt import dialogs
 from simtviz.qt.session import VECADD, RunSession
 from simtviz.qt.widgets.progress import ProgressPanel
-
-INT_MAX = 2_147_483_647
+from simtviz.qt.widgets.spins import INT32_MAX
 
 LESSON = (
     "Kernels are not bounds-checked on a GPU — CuPy arrays included (the guide says otherwise; it "
@@ -92,7 +91,7 @@ class VecaddPanel(QWidget):
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
         self.vecaddN = QSpinBox(objectName="vecaddN")
-        self.vecaddN.setRange(0, INT_MAX)  # invalid sizes must be enterable, never clamped
+        self.vecaddN.setRange(0, INT32_MAX)  # invalid sizes must be enterable, never clamped
         self.vecaddN.setValue(SIM_DEFAULT_N)
         self.vecaddN.setGroupSeparatorShown(True)
         self.vecaddN.setToolTip("vector_size: the guide uses 2^24 + 11, not a multiple of the block size")

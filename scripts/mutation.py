@@ -124,6 +124,7 @@ MODULES = [
     "core/exercise/catalog_more.py",
     "core/lesson/model.py",
     "core/lesson/errata_cards.py",
+    "core/lesson/steps_intro.py",
     "core/lesson/steps_kernels.py",
     "core/lesson/steps_memory.py",
     "core/lesson/steps_beyond.py",

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from simtviz.backends.base import Backend, BackendInfo
-from simtviz.backends.experiment import Experiment, module_of, resolve
+from simtviz.backends.experiment import AnyExperiment, module_of, resolve
 from simtviz.backends.isolated_child import read_message, write_message
 from simtviz.core.errors import BackendUnavailable, Cancelled, KernelFailed, TimeLimitReached
 
@@ -144,7 +144,7 @@ class IsolatedChild:
     """One child process of backend ``kind`` for ``experiment``, started now; ``run`` sends it
     one request."""
 
-    def __init__(self, kind: str, experiment: Experiment | str) -> None:
+    def __init__(self, kind: str, experiment: AnyExperiment | str) -> None:
         global _stale_removed
         self.kind = kind
         chosen = resolve(experiment)
@@ -350,7 +350,7 @@ def _kernel_words(request: Any) -> str:
 
 def run_isolated(
     kind: str,
-    experiment: Experiment | str,
+    experiment: AnyExperiment | str,
     request: Any,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
@@ -386,7 +386,7 @@ class ChildBackend(Backend):
     def info(self) -> BackendInfo:
         return self._info
 
-    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         raise NotImplementedError(f"{experiment.name!r} does not run isolated; use create_backend")
 
 
@@ -412,7 +412,7 @@ class WarmChildren:
         with self._lock:
             return self._children.get(experiment)
 
-    def prepare(self, kind: str, experiment: Experiment | str, generation: int | None = None) -> None:
+    def prepare(self, kind: str, experiment: AnyExperiment | str, generation: int | None = None) -> None:
         """Start ``experiment``'s next child of ``kind`` now (on the calling thread), unless one
         waits; not when ``close()`` came since ``generation`` (a window closed meanwhile)."""
         name = resolve(experiment).name
@@ -438,7 +438,7 @@ class WarmChildren:
 WARM = WarmChildren()
 
 
-def prewarm(kind: str, experiment: Experiment | str) -> None:
+def prewarm(kind: str, experiment: AnyExperiment | str) -> None:
     """Start ``experiment``'s next child of ``kind`` on a thread of its own (never the GUI's)."""
 
     generation = WARM.generation

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from simtviz.backends.base import Backend, BackendInfo, Progress
-from simtviz.backends.experiment import register
+from simtviz.backends.experiment import Experiment, register
 from simtviz.backends.isolated import ANALYSIS_FROM
 from simtviz.backends.trace import TRACE
 from simtviz.backends.trace.batch import TraceBatch, TraceBatchResult
@@ -154,4 +154,4 @@ class ExerciseExperiment:
         return grade(request, "emu", in_process("emu", progress))
 
 
-EXERCISE = register(ExerciseExperiment())
+EXERCISE: Experiment[ExerciseRequest, Report] = register(ExerciseExperiment())

@@ -209,7 +209,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/cli/test_exercise_cli.py",
         ],
     ),
-    ("cli/exercise.py", ["tests/cli/test_exercise_cli.py"]),
+    ("cli/exercise.py", ["tests/cli/test_exercise_cli_handworked.py", "tests/cli/test_exercise_cli.py"]),
     (
         "backends/emu_backend.py",
         ["tests/backends/test_emu_backend.py", "tests/backends/test_emu_selection.py"],
@@ -453,7 +453,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ("kernels/*", ["tests/core/test_handworked_records.py", "tests/backends/test_device_verifier_sim.py"]),
     (
         "qt/map/framing.py",
-        ["tests/qt/test_panels_handworked.py", "tests/qt/tabs/index_map/test_index_map.py"],
+        [
+            "tests/qt/map/test_framing_handworked.py",
+            "tests/qt/test_panels_handworked.py",
+            "tests/qt/tabs/index_map/test_index_map.py",
+        ],
     ),
     (
         "qt/tabs/schedule/data.py",

@@ -204,6 +204,8 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "core/exercise/*",
         [
+            "tests/core/exercise/test_checks_handworked.py",
+            "tests/core/exercise/test_model_handworked.py",
             "tests/emu/test_exercises_emu.py",
             "tests/core/exercise/test_exercises.py",
             "tests/cli/test_exercise_cli.py",

@@ -13,8 +13,8 @@ import pickle
 from collections.abc import Iterator
 
 import pytest
-from sim_templates import template_request
 
+from sim_templates import template_request
 from simtviz.backends.emu_backend import emu_info
 from simtviz.backends.trace import TRACE
 from simtviz.core.trace.args import ArgSpecError
@@ -59,7 +59,8 @@ def test_the_childs_compile_check_and_run_parse_the_text_once(parses: list[str])
 
 
 def test_a_refused_file_is_parsed_once_however_often_it_is_checked(parses: list[str]) -> None:
-    request = TraceRequest("from numba import cuda\n@cuda.jit\ndef k(A):\n    A[0] = = 1\n", (1, 1, 1), (1, 1, 1), {})
+    source = "from numba import cuda\n@cuda.jit\ndef k(A):\n    A[0] = = 1\n"
+    request = TraceRequest(source, (1, 1, 1), (1, 1, 1), {})
     for _ in range(3):
         with pytest.raises(TraceUnsupported, match="line 4: syntax error"):
             TRACE.check(request, emu_info(), ask_gpu=False)
@@ -67,11 +68,12 @@ def test_a_refused_file_is_parsed_once_however_often_it_is_checked(parses: list[
 
 
 def test_a_bad_spec_is_said_before_the_files_syntax_error() -> None:
-    request = TraceRequest("@cuda.jit\ndef k(A):\n    A[0] = = 1\n", (1, 1, 1), (1, 1, 1), {"A": "float99[4]"})
+    source = "@cuda.jit\ndef k(A):\n    A[0] = = 1\n"
+    request = TraceRequest(source, (1, 1, 1), (1, 1, 1), {"A": "float99[4]"})
     with pytest.raises(ArgSpecError):
-        request.plan().rewrite
+        _ = request.plan().rewrite
     with pytest.raises(TraceUnsupported):  # the text's own problem, asked for on its own
-        request.plan().tree
+        _ = request.plan().tree
 
 
 def test_the_plan_stays_in_this_process_and_equal_requests_stay_equal() -> None:

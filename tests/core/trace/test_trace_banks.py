@@ -51,10 +51,10 @@ def test_a_stride_of_32_words_puts_every_lane_in_one_bank_and_a_repeat_is_a_broa
 
 def test_a_gpu_run_whose_kernel_as_written_was_not_timed_says_so() -> None:
     s = {"backend": "gpu:NVIDIA H200", "kernel_ms": None, "instrumented_ms": 0.25}
-    assert timing_words(s) == (
+    assert timing_words(**s) == (
         "Kernel time: 0.250 ms traced (GPU time, host launch cost excluded); "
         "the kernel as written was not timed."
     )
-    assert timing_words({"backend": "sim", "kernel_ms": None, "instrumented_ms": None}).startswith(
+    assert timing_words(**{"backend": "sim", "kernel_ms": None, "instrumented_ms": None}).startswith(
         "Kernel time: not measured on the simulator"
     )

@@ -131,15 +131,15 @@ def test_the_check_lines() -> None:
 def test_timing_words_give_both_times_and_the_slowdown() -> None:
     # 2.000 ms traced / 0.500 ms as written = 4× slower
     s = {"backend": "gpu:NVIDIA H200", "kernel_ms": 0.5, "instrumented_ms": 2.0}
-    assert timing_words(s) == (
+    assert timing_words(**s) == (
         "Kernel time: 0.500 ms as written, 2.000 ms traced (4× slower: every access is logged) "
         "(GPU time, host launch cost excluded)."
     )
-    assert timing_words({"backend": "gpu:X", "kernel_ms": 0.25, "instrumented_ms": None}) == (
+    assert timing_words(**{"backend": "gpu:X", "kernel_ms": 0.25, "instrumented_ms": None}) == (
         "Kernel time: 0.250 ms as written (GPU time, host launch cost excluded)."
     )
     assert (
-        timing_words({"backend": "gpu:X", "kernel_ms": None, "instrumented_ms": None})
+        timing_words(**{"backend": "gpu:X", "kernel_ms": None, "instrumented_ms": None})
         == "Kernel time: not measured."
     )
 

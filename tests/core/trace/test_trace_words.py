@@ -102,16 +102,16 @@ def test_threads_in_cuda_words_and_2d_elements_by_row_and_column() -> None:
 
 
 def test_every_kind_of_finding_has_a_line_to_look_at() -> None:
-    assert look_at(run_template("vecadd_unguarded").summary())[0][0] == 14  # out of bounds
-    assert look_at(run_template("histogram_racing").summary())[0] == (
+    assert look_at(run_template("vecadd_unguarded").analysis)[0][0] == 14  # out of bounds
+    assert look_at(run_template("histogram_racing").analysis)[0] == (
         15,
         "bins: elements stored by more than one thread",
     )  # the racing store
     # B[j, i] = A[i, j]: the store on line 15 takes 16 sectors per request where 4 would do.
-    assert look_at(run_template("transpose_naive").summary()) == [(15, "B: scattered accesses")]
-    tile = look_at(run_template("transpose_tile").summary())
+    assert look_at(run_template("transpose_naive").analysis) == [(15, "B: scattered accesses")]
+    tile = look_at(run_template("transpose_tile").analysis)
     assert [why for _, why in tile] == ["tile: bank conflicts"]
-    assert look_at(run_template("vecadd_guarded").summary()) == []
+    assert look_at(run_template("vecadd_guarded").analysis) == []
 
 
 def test_the_findings_name_the_lines_to_look_at_first() -> None:

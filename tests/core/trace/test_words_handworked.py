@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from simtviz.core.trace.analysis import Analysis
 from simtviz.core.trace.words import look_at, shape_words, simulated_failure_words, thread_words
 
 
@@ -38,12 +39,17 @@ def row(
     }
 
 
+def analysis(s: dict[str, Any]) -> Analysis:
+    """An analysis with these arrays and per-line rows, nothing else."""
+    return Analysis(accesses=0, logged=0, oob_total=0, oob=[], arrays=s["arrays"], lines=s["lines"])
+
+
 def test_a_race_points_at_the_arrays_stores_only() -> None:
     s = {
         "arrays": {"A": {"multi_writer": 3, "dtype": "float32"}, "B": {"dtype": "float32"}},
         "lines": [row(7, "A", "load"), row(8, "A", "store"), row(9, "B", "store")],
     }
-    assert look_at(s) == [(8, "A: elements stored by more than one thread")]
+    assert look_at(analysis(s)) == [(8, "A: elements stored by more than one thread")]
 
 
 def test_scattered_accesses_from_either_too_many_sectors_or_too_little_use() -> None:
@@ -57,7 +63,7 @@ def test_scattered_accesses_from_either_too_many_sectors_or_too_little_use() -> 
             row(9, "A", "load", requests=2, sectors=4.0, eff=0.25),  # too little used only
         ],
     }
-    assert look_at(s) == [(8, "A: scattered accesses"), (9, "A: scattered accesses")]
+    assert look_at(analysis(s)) == [(8, "A: scattered accesses"), (9, "A: scattered accesses")]
 
 
 def test_a_simulated_failure_is_said_with_its_line() -> None:

@@ -202,7 +202,7 @@ def _last_store_words(r: TraceResult, name: str) -> str:
 def check_coalesced(ex: Exercise, results: Sequence[TraceResult], cases: Sequence[Case]) -> CheckResult:
     for k, (r, case) in enumerate(zip(results, cases, strict=True)):
         size = {a.name: a.itemsize for a in r.arrays}
-        for row in r.summary()["lines"]:
+        for row in r.analysis.lines:
             if row["kind"] == "atomic" or not row["requests"]:
                 continue
             ideal = size[row["array"]] * 32 / SECTOR_BYTES  # 32 lanes, neighbouring elements
@@ -227,7 +227,7 @@ def check_coalesced(ex: Exercise, results: Sequence[TraceResult], cases: Sequenc
 
 def check_conflict_free(ex: Exercise, results: Sequence[TraceResult], cases: Sequence[Case]) -> CheckResult:
     for k, (r, case) in enumerate(zip(results, cases, strict=True)):
-        for row in r.summary().get("shared_lines") or []:
+        for row in r.analysis.shared_lines or []:
             if not row["requests"] or row["wavefronts"] == row["min_wavefronts"]:
                 continue
             text = (
@@ -250,7 +250,7 @@ def check_conflict_free(ex: Exercise, results: Sequence[TraceResult], cases: Seq
 
 def check_race_free(ex: Exercise, results: Sequence[TraceResult], cases: Sequence[Case]) -> CheckResult:
     for k, (r, case) in enumerate(zip(results, cases, strict=True)):
-        hazards = r.summary()["hazards"]
+        hazards = r.analysis.hazards
         if hazards:
             more = f" ({len(hazards)} pairs of lines in all)" if len(hazards) > 1 else ""
             return CheckResult(

@@ -112,7 +112,7 @@ def _coverage(ex: Exercise, r: TraceResult) -> str | None:
 
 
 def _race(r: TraceResult) -> str | None:
-    for h in r.summary()["hazards"]:
+    for h in r.analysis.hazards:
         ex = h["example"]
         a, b = h["line_first"], h["line_second"]
         first, second = (who(r, t) for t in ex["threads"])
@@ -143,7 +143,7 @@ def _race(r: TraceResult) -> str | None:
 
 
 def _swapped(r: TraceResult) -> str | None:
-    for row in r.summary()["lines"]:
+    for row in r.analysis.lines:
         info = next(a for a in r.arrays if a.name == row["array"])
         if len(info.shape) != 2 or not row["requests"] or row["sectors_per_request"] <= info.itemsize + 1:
             continue
@@ -166,7 +166,7 @@ def _swapped(r: TraceResult) -> str | None:
 
 
 def _padding(r: TraceResult) -> str | None:
-    for row in r.summary().get("shared_lines") or []:
+    for row in r.analysis.shared_lines or []:
         if not row["requests"] or row["wavefronts"] == row["min_wavefronts"]:
             continue
         info = next(a for a in r.arrays if a.name == row["array"])

@@ -494,11 +494,11 @@ class KernelTab(QWidget):
         self._notes = []
         self.result.setPlainText("\n".join(findings(result)))
         self.arrays.show_data(self._data)
-        summary = result.summary()
-        self.lines.show_lines(summary["lines"], summary.get("shared_lines"))
+        analysis = result.analysis  # the typed result; summary() is for --json and scripts
+        self.lines.show_lines(analysis.lines, analysis.shared_lines)
         self.warp.show_request(None)
         self.detail.setText("Click an element to see the threads that touched it.")
-        look = look_at(summary)  # the most urgent finding's line, whatever its kind
+        look = look_at(analysis)  # the most urgent finding's line, whatever its kind
         if look:
             self.editor.mark_line(look[0][0])
 

@@ -10,6 +10,7 @@ import pytest
 from sim_templates import sim_template
 from simtviz.core.trace.model import TraceRequest, TraceResult
 from simtviz.core.trace.report import findings
+from simtviz.core.trace.stats import LineStats
 from simtviz.core.trace.templates import template
 from simtviz.core.trace.words import (
     look_at,
@@ -72,7 +73,7 @@ def test_sectors_per_request_rounded_with_their_ideal_and_a_legend() -> None:
 
 def test_number_and_the_ideal_for_8_byte_elements() -> None:
     assert [number(v) for v in (3.90625, 6.5, 4.0, 1.0, 0.333)] == ["3.91", "6.5", "4", "1", "0.33"]
-    row = {"sectors_per_request": 8.0, "efficiency": 1.0}
+    row = LineStats(7, "A", "load", 32, 1, 8, sectors_per_request=8.0, efficiency=1.0)
     # 32 lanes × 8 bytes = 256 bytes = 8 sectors of 32 bytes.
     assert (
         sectors_words(row, "float64")

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from simtviz.core.trace.analysis import Analysis
+from simtviz.core.trace.stats import ArrayStats, LineStats
 from simtviz.core.trace.words import look_at, shape_words, simulated_failure_words, thread_words
 
 
@@ -28,20 +29,17 @@ def test_a_3d_shape_is_said_as_a_tuple() -> None:
 
 def row(
     line: int, array: str, kind: str, requests: int = 0, sectors: float = 0.0, eff: float = 1.0
-) -> dict[str, Any]:
-    return {
-        "line": line,
-        "array": array,
-        "kind": kind,
-        "requests": requests,
-        "sectors_per_request": sectors,
-        "efficiency": eff,
-    }
+) -> LineStats:
+    return LineStats(line, array, kind, 0, requests, 0, sectors_per_request=sectors, efficiency=eff)
 
 
 def analysis(s: dict[str, Any]) -> Analysis:
-    """An analysis with these arrays and per-line rows, nothing else."""
-    return Analysis(accesses=0, logged=0, oob_total=0, oob=[], arrays=s["arrays"], lines=s["lines"])
+    """An analysis with these arrays (their dtype and multiple writers) and per-line rows."""
+    arrays = {
+        name: ArrayStats((), a["dtype"], 0, 0, 0, untouched=0, multi_writer=a.get("multi_writer", 0))
+        for name, a in s["arrays"].items()
+    }
+    return Analysis(accesses=0, logged=0, oob_total=0, oob=[], arrays=arrays, lines=s["lines"])
 
 
 def test_a_race_points_at_the_arrays_stores_only() -> None:

@@ -18,10 +18,11 @@ import ast
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from simtviz.core.trace.analysis import SHARED, ArrayInfo
+from simtviz.core.trace.analysis import ArrayInfo
 from simtviz.core.trace.args import ArgSpec, ArraySpec, match_parameters, parse_args
 from simtviz.core.trace.rewrite import Rewrite, plain_module_of, rewrite_parsed
 from simtviz.core.trace.source import choose_kernel, parse
+from simtviz.core.trace.stats import SHARED
 
 T = TypeVar("T")
 

@@ -18,6 +18,7 @@ from simtviz.core.files import atomic_write
 from simtviz.core.trace.analysis import LOG_FIELDS, oob_details
 from simtviz.core.trace.hazards import hazard_words
 from simtviz.core.trace.model import TraceResult
+from simtviz.core.trace.stats import SHARED, LineStats, SharedLineStats
 from simtviz.core.trace.words import (
     EFFICIENCY_LEGEND,
     RACE_ON_SIMULATOR,
@@ -61,17 +62,17 @@ def timing_words(backend: str, kernel_ms: float | None, instrumented_ms: float |
     return text + " (GPU time, host launch cost excluded)."
 
 
-def bank_words(row: dict[str, Any]) -> str:
+def bank_words(row: SharedLineStats) -> str:
     """A shared line's bank conflicts in words, e.g. ``32 wavefronts per request (up to a 32-way
-    bank conflict; 1 without conflicts)``."""
-    per = row["wavefronts_per_request"]
-    least = row["min_wavefronts"] / row["requests"]
+    bank conflict; 1 without conflicts)``. The line has requests."""
+    per = row.wavefronts_per_request or 0.0
+    least = row.min_wavefronts / row.requests
     text = f"{per:g} wavefront{'s' if per != 1 else ''} per request"
-    if row["wavefronts"] == row["min_wavefronts"]:
+    if row.wavefronts == row.min_wavefronts:
         if least == 1:
             return text + " (no bank conflicts)"
         return text + f" (no bank conflicts: {least:g} is the least for these elements)"
-    return text + f" (up to a {row['max_conflict_degree']}-way bank conflict; {least:g} without conflicts)"
+    return text + f" (up to a {row.max_conflict_degree}-way bank conflict; {least:g} without conflicts)"
 
 
 def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
@@ -118,7 +119,7 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
             "memory outside the array):"
         )
         for o in a.oob:
-            lines.append(f"  line {o['line']}: {o['count']:,} × {o['kind']} of {o['array']}")
+            lines.append(f"  line {o.line}: {o.count:,} × {o.kind} of {o.array}")
         for d in oob_details(result.log, result.sites, result.arrays, oob_shown):
             who = thread_words(d["thread"], grid, block)
             lines.append(
@@ -133,41 +134,40 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
     lines.extend(hazard_words(h, grid, block) for h in a.hazards)
     check = result.check
     for name, counts in a.arrays.items():
-        size = int(np.prod(counts["shape"])) if counts["shape"] else 1
-        parts = [f"{counts['loads']:,} loads", f"{counts['stores']:,} stores"]
-        if counts["atomics"]:
-            parts.append(f"{counts['atomics']:,} atomic adds")
-        text = f"{name} {counts['dtype']}{list(counts['shape'])}: " + ", ".join(parts)
-        if counts["untouched"]:
+        size = int(np.prod(counts.shape)) if counts.shape else 1
+        parts = [f"{counts.loads:,} loads", f"{counts.stores:,} stores"]
+        if counts.atomics:
+            parts.append(f"{counts.atomics:,} atomic adds")
+        text = f"{name} {counts.dtype}{list(counts.shape)}: " + ", ".join(parts)
+        if counts.untouched:
             by = " by the window's threads" if window else ""
-            text += f"; {counts['untouched']:,} of {size:,} elements untouched{by}"
-        if counts["multi_writer"]:
+            text += f"; {counts.untouched:,} of {size:,} elements untouched{by}"
+        if counts.multi_writer:
             text += (
-                f"; {counts['multi_writer']:,} elements stored by more than one thread "
+                f"; {counts.multi_writer:,} elements stored by more than one thread "
                 "(a race unless the threads write the same value)"
             )
             if result.backend == "sim" and not (check or {}).get("passed"):
                 text += f"; {RACE_ON_SIMULATOR}"  # a passed check says it beside its verdict
         lines.append(text + ".")
-    for name, counts in (a.shared_arrays or {}).items():
-        parts = [f"{counts['loads']:,} loads", f"{counts['stores']:,} stores"]
-        if counts["atomics"]:
-            parts.append(f"{counts['atomics']:,} atomic adds")
+    for name, shared in (a.shared_arrays or {}).items():
+        parts = [f"{shared.loads:,} loads", f"{shared.stores:,} stores"]
+        if shared.atomics:
+            parts.append(f"{shared.atomics:,} atomic adds")
         lines.append(
-            f"{name} {counts['dtype']}{list(counts['shape'])} (shared, one per block): "
-            + ", ".join(parts)
-            + "."
+            f"{name} {shared.dtype}{list(shared.shape)} (shared, one per block): " + ", ".join(parts) + "."
         )
-    rows = [*a.lines, *(a.shared_lines or [])]
-    for row in sorted(rows, key=lambda r: r["line"]):  # stable: global rows first on a line
-        if row["requests"] and row.get("space") == "shared":
-            lines.append(f"line {row['line']} {row['kind']} {row['array']} (shared): " + bank_words(row))
-        elif row["requests"]:
-            dtype = (a.arrays.get(row["array"]) or {}).get("dtype")
-            lines.append(f"line {row['line']} {row['kind']} {row['array']}: " + sectors_words(row, dtype))
-    if any(r["requests"] and r.get("space") != "shared" for r in rows):
+    rows: list[LineStats | SharedLineStats] = [*a.lines, *(a.shared_lines or [])]
+    for row in sorted(rows, key=lambda r: r.line):  # stable: global rows first on a line
+        if row.requests and isinstance(row, SharedLineStats):
+            lines.append(f"line {row.line} {row.kind} {row.array} (shared): " + bank_words(row))
+        elif row.requests and isinstance(row, LineStats):
+            info = a.arrays.get(row.array)
+            dtype = info.dtype if info else None
+            lines.append(f"line {row.line} {row.kind} {row.array}: " + sectors_words(row, dtype))
+    if any(r.requests and r.space != SHARED for r in rows):
         lines += [SECTORS_LEGEND, EFFICIENCY_LEGEND]
-    if any(r["requests"] and r.get("space") == "shared" for r in rows):
+    if any(r.requests and r.space == SHARED for r in rows):
         lines.append(WAVEFRONTS_LEGEND)
     caveats = check_caveats(result.backend, a)
     if check:

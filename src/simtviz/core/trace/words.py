@@ -15,6 +15,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from simtviz.core.trace.analysis import Analysis
+    from simtviz.core.trace.stats import LineStats, SharedLineStats
 
 SECTOR_BYTES = 32
 WARP = 32
@@ -53,12 +54,13 @@ def ideal_sectors(dtype: str) -> int:
     return WARP * itemsize(dtype) // SECTOR_BYTES
 
 
-def sectors_words(row: dict[str, Any], dtype: str | None) -> str:
-    per = float(row["sectors_per_request"])
+def sectors_words(row: LineStats, dtype: str | None) -> str:
+    """A global line's sectors per request and bytes used, in words (the line has requests)."""
+    per = float(row.sectors_per_request or 0.0)
     text = f"{number(per)} sector{'' if number(per) == '1' else 's'} per request"
     if dtype:
         text += f" (ideal: {ideal_sectors(dtype)} for {itemsize(dtype)}-byte elements)"
-    return f"{text}, {row['efficiency']:.0%} of the fetched bytes used"
+    return f"{text}, {row.efficiency or 0.0:.0%} of the fetched bytes used"
 
 
 def _coords(linear: int, dims: Sequence[int]) -> list[int]:
@@ -117,7 +119,7 @@ def check_caveats(backend: str, a: Analysis) -> list[str]:
     """What a passed check does not prove on this backend, said beside it: a race the simulator
     cannot lose, out-of-bounds accesses the tracer skipped."""
     out = []
-    racing = {n: c["multi_writer"] for n, c in a.arrays.items() if c.get("multi_writer")}
+    racing = {n: c.multi_writer for n, c in a.arrays.items() if c.multi_writer}
     if racing and backend == "sim":
         names = " and ".join(f"{c:,} elements of {n}" for n, c in racing.items())
         out.append(
@@ -125,7 +127,7 @@ def check_caveats(backend: str, a: Analysis) -> list[str]:
             "and this check could fail."
         )
     if a.oob_total:
-        stores = sum(o["count"] for o in a.oob if o["kind"] != "load")
+        stores = sum(o.count for o in a.oob if o.kind != "load")
         loads = a.oob_total - stores
         parts = []
         if stores:
@@ -147,25 +149,28 @@ def look_at(a: Analysis) -> list[tuple[int, str]]:
     out of bounds, a race, a scattered or wasteful access, a bank conflict."""
     found: list[tuple[int, str]] = []
     for o in a.oob:
-        found.append((int(o["line"]), "out-of-bounds access"))
-    arrays = {**a.arrays, **(a.shared_arrays or {})}
-    rows = [*a.lines, *(a.shared_lines or [])]
-    for name, counts in arrays.items():
-        if counts.get("multi_writer"):
+        found.append((o.line, "out-of-bounds access"))
+    rows: list[LineStats | SharedLineStats] = [*a.lines, *(a.shared_lines or [])]
+    for name, counts in a.arrays.items():  # (shared arrays have no per-element writers)
+        if counts.multi_writer:
             for row in rows:
-                if row["array"] == name and row["kind"] == "store":
-                    found.append((int(row["line"]), f"{name}: elements stored by more than one thread"))
-    for row in a.lines:
-        dtype = (a.arrays.get(row["array"]) or {}).get("dtype")
+                if row.array == name and row.kind == "store":
+                    found.append((row.line, f"{name}: elements stored by more than one thread"))
+    for stat in a.lines:
+        info = a.arrays.get(stat.array)
+        dtype = info.dtype if info else None
         if (
-            row["requests"]
+            stat.requests
             and dtype
-            and (row["sectors_per_request"] > ideal_sectors(dtype) + 0.5 or row["efficiency"] < 0.5)
+            and (
+                (stat.sectors_per_request or 0.0) > ideal_sectors(dtype) + 0.5
+                or (stat.efficiency or 0.0) < 0.5
+            )
         ):
-            found.append((int(row["line"]), f"{row['array']}: scattered accesses"))
-    for row in a.shared_lines or []:
-        if row["requests"] and row["wavefronts"] > row.get("min_wavefronts", row["requests"]):
-            found.append((int(row["line"]), f"{row['array']}: bank conflicts"))
+            found.append((stat.line, f"{stat.array}: scattered accesses"))
+    for shared in a.shared_lines or []:
+        if shared.requests and shared.wavefronts > shared.min_wavefronts:
+            found.append((shared.line, f"{shared.array}: bank conflicts"))
     seen: set[int] = set()
     out = []
     for line, why in found:

@@ -585,12 +585,10 @@ class KernelTab(QWidget):
         if not selected:
             return
         row = self.lines.rows_data[selected[0].row()]
-        self.editor.mark_line(row["line"])
+        self.editor.mark_line(row.line)
         sites = [
             s.id for s in self._data.result.sites
-            if s.line == row["line"] and s.array == row["array"] and s.kind == row["kind"]
+            if s.line == row.line and s.array == row.array and s.kind == row.kind
         ]  # fmt: skip
-        shared = " (shared)" if row.get("space") == "shared" else ""
-        self.warp.show_request(
-            self._data.warp_request(sites), f"line {row['line']} {row['kind']} {row['array']}{shared}"
-        )
+        where = f"line {row.line} {row.kind} {row.array}" + (" (shared)" if row.space == "shared" else "")
+        self.warp.show_request(self._data.warp_request(sites), where)

@@ -73,9 +73,8 @@ def signature(request: TraceRequest) -> str:
     """numba's signature of the kernel for the request's arguments, in the kernel's order
     (C-contiguous arrays and NumPy scalars: what the runners pass)."""
     from simtviz.core.trace.args import ArraySpec, match_parameters, parse_args
-    from simtviz.core.trace.source import choose_kernel, parse
 
-    fn = choose_kernel(parse(request.source, request.filename), request.kernel)
+    fn = request.plan().kernel  # the request's one parse (core/trace/plan.py)
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
     parts = []
     for spec in match_parameters(params, parse_args(request.args)):
@@ -197,10 +196,9 @@ def compile_here(request: TraceRequest, sig: str, cc: tuple[int, int] | None) ->
     from numba import cuda
 
     from simtviz.backends.trace.prepare import phase
-    from simtviz.core.trace.rewrite import plain_module
     from simtviz.kernels.trace_helpers import device_cc
 
-    tree, name = plain_module(request.source, request.kernel, request.filename)
+    tree, name = request.plan().plain_module()
     with _student_file(request) as path:
         module = types.ModuleType(f"simtviz_ptx_{hashlib.sha1(str(path).encode()).hexdigest()[:10]}")
         module.__file__ = str(path)

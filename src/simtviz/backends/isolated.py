@@ -24,7 +24,9 @@ long-lived thread (``spawn``) because Linux's parent-death signal fires when the
 started a child ends, not the process.
 
 ``prewarm`` starts the next child ahead of time (the desktop app keeps one waiting per
-experiment), which hides numba's import (~1 s) from Run.
+experiment), which hides numba's import (~1 s) from Run. A child started for a known request
+gets the environment the experiment's optional ``child_env(kind, request)`` asks for (the trace
+skips its GPU-compile checker when the verdict is cached).
 """
 
 from __future__ import annotations
@@ -144,7 +146,7 @@ class IsolatedChild:
     """One child process of backend ``kind`` for ``experiment``, started now; ``run`` sends it
     one request."""
 
-    def __init__(self, kind: str, experiment: AnyExperiment | str) -> None:
+    def __init__(self, kind: str, experiment: AnyExperiment | str, request: Any = None) -> None:
         global _stale_removed
         self.kind = kind
         chosen = resolve(experiment)
@@ -164,6 +166,9 @@ class IsolatedChild:
         self.folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-"))
         env = child_env(kind)
         env["TMPDIR"] = str(self.folder)  # whatever the child (or the student's file) writes
+        hint = getattr(chosen, "child_env", None)
+        if request is not None and callable(hint):
+            env.update(hint(kind, request))  # the request it will run is known (not started ahead)
         try:
             self.proc = spawn(
                 lambda: subprocess.Popen(
@@ -369,7 +374,7 @@ def run_isolated(
     if child is None or not child.matches(kind, name):
         if child is not None:
             child.kill()
-        child = IsolatedChild(kind, experiment)
+        child = IsolatedChild(kind, experiment, request)
     return child.run(request, progress, cancel)
 
 

@@ -286,6 +286,11 @@ class VecaddResult:
         return self.backend == "sim"
 
     @property
+    def on_gpu(self) -> bool:
+        """Timed on a GPU (its ids are ``gpu:<name>``); the simulator and the emulator time CPU wall-clock."""
+        return self.backend.startswith("gpu")
+
+    @property
     def ok(self) -> bool:
         return self.verified and self.kernel_error is None
 

@@ -137,6 +137,12 @@ class ExerciseExperiment:
     def estimate_s(self, request: ExerciseRequest, info: BackendInfo) -> float | None:
         return None
 
+    def child_env(self, kind: str, request: object) -> dict[str, str]:
+        """For a child started for ``request``: no GPU-compile checker ahead when not needed."""
+        from simtviz.backends.trace.gpu_compile import child_env
+
+        return child_env(kind, request)
+
     def child_session(self, kind: str) -> ExerciseSession:
         return ExerciseSession(kind)
 

@@ -221,3 +221,19 @@ def test_gpu_results_show_bandwidth_share_and_chart(qtbot, session: RunSession) 
     assert text.startswith("Test succeeded\n")  # the verdict first: in view without scrolling
     assert panel.vecaddSweepChart.getPlotItem().getAxis("left").labelText == "effective bandwidth (GB/s)"
     QApplication.processEvents()
+
+
+def test_emulator_sweep_charts_its_wall_clock_not_an_empty_gpu_bandwidth(qtbot, session: RunSession) -> None:
+    # The emulator (the default without a GPU) times CPU wall-clock and measures no bandwidth:
+    # its bars are those milliseconds, under a title that names the emulator.
+    panel = VecaddPanel(session)
+    qtbot.addWidget(panel)
+    result = VecaddResult(
+        "emu", 5000, 256, 20, verified=True, max_abs_err=0.0, label="CPU emulator (lockstep, NumPy)",
+        sweep=[SweepRow(32, 157, 5024, 24, sim_wall_ms=1.5), SweepRow(256, 20, 5120, 120, sim_wall_ms=0.75)],
+    )  # fmt: skip
+    panel.show_result(result)
+    plot = panel.vecaddSweepChart.getPlotItem()
+    assert "CPU emulator" in plot.titleLabel.text and "GPU" not in plot.titleLabel.text.split("(")[0]
+    assert plot.getAxis("left").labelText == "wall-clock on the CPU emulator (ms)"
+    assert list(panel._bars.opts["height"]) == [1.5, 0.75]

@@ -406,11 +406,11 @@ class KernelTab(QWidget):
         self._notes = []
         self.result.setPlainText("\n".join(findings(result)))
         self.arrays.show_data(self._data)
-        summary = result.summary()
-        self.lines.show_lines(summary["lines"], summary.get("shared_lines"))
+        analysis = result.analysis  # the typed result; summary() is for --json and scripts
+        self.lines.show_lines(analysis.lines, analysis.shared_lines)
         self.warp.show_request(None)
         self.detail.setText("Click an element to see the threads that touched it.")
-        look = look_at(summary)  # the most urgent finding's line, whatever its kind
+        look = look_at(analysis)  # the most urgent finding's line, whatever its kind
         if look:
             self.editor.mark_line(look[0][0])
 
@@ -497,12 +497,10 @@ class KernelTab(QWidget):
         if not selected:
             return
         row = self.lines.rows_data[selected[0].row()]
-        self.editor.mark_line(row["line"])
+        self.editor.mark_line(row.line)
         sites = [
             s.id for s in self._data.result.sites
-            if s.line == row["line"] and s.array == row["array"] and s.kind == row["kind"]
+            if s.line == row.line and s.array == row.array and s.kind == row.kind
         ]  # fmt: skip
-        shared = " (shared)" if row.get("space") == "shared" else ""
-        self.warp.show_request(
-            self._data.warp_request(sites), f"line {row['line']} {row['kind']} {row['array']}{shared}"
-        )
+        where = f"line {row.line} {row.kind} {row.array}" + (" (shared)" if row.space == "shared" else "")
+        self.warp.show_request(self._data.warp_request(sites), where)

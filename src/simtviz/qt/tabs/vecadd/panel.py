@@ -383,7 +383,7 @@ class VecaddPanel(QWidget):
         self.vecaddSweepTable.setVisible(True)
         if self._bars is not None:
             chart.removeItem(self._bars)
-        on_gpu = not result.simulated
+        on_gpu = result.on_gpu
         values = [(row.bandwidth_GBps if on_gpu else row.sim_wall_ms) or 0.0 for row in result.sweep]
         self._bars = pg.BarGraphItem(x=list(range(len(values))), height=values, width=0.6, brush="#4c9be8")
         chart.addItem(self._bars)
@@ -392,8 +392,10 @@ class VecaddPanel(QWidget):
             chart.setLabel("left", "effective bandwidth (GB/s)")
             chart.setTitle("Bandwidth per block size (GPU, median of 20 launches each)")
         else:
-            chart.setLabel("left", "CPU-simulator wall-clock (ms)")
-            chart.setTitle("CPU simulator: wall-clock per block size (not GPU bandwidth)")
+            # the emulator's sweep is CPU wall-clock too: never a GPU title over its bars
+            where = DEVICE_WORDS[BackendKind.EMU if result.backend == "emu" else BackendKind.SIM]
+            chart.setLabel("left", f"wall-clock on {where} (ms)")
+            chart.setTitle(f"Wall-clock per block size on {where} (not GPU bandwidth)")
         chart.getPlotItem().getViewBox().setMouseEnabled(x=False, y=False)
         chart.setToolTip(MEASUREMENT_NOTES["bandwidth_GBps" if on_gpu else "sim_wall_ms"])
         table = self.vecaddSweepTable

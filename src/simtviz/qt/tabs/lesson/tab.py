@@ -34,9 +34,7 @@ from PySide6.QtWidgets import (
 
 from simtviz.backends.base import DEVICE_WORDS, BackendKind
 from simtviz.backends.lesson import PROBES, LessonRequest
-from simtviz.core.errors import LaunchRejected
-from simtviz.core.launch import LaunchConfig
-from simtviz.core.lesson import STEPS, Step, TryIt, probes_of
+from simtviz.core.lesson import STEPS, Step, probes_of
 from simtviz.qt.tabs.lesson.charts import chart_for, widget_png
 from simtviz.qt.tabs.lesson.demos import LessonDemos
 from simtviz.qt.tabs.lesson.handout import LessonHandout
@@ -59,7 +57,7 @@ def _discard(widget: QWidget) -> None:
     widget.deleteLater()
 
 
-class LessonPanel(LessonDemos, QWidget):
+class LessonPanel(QWidget):
     """``lessonPanel``: the steps in the chapter's order; ``step_count()``, ``current_step()``."""
 
     stepChanged = Signal(int)
@@ -82,19 +80,17 @@ class LessonPanel(LessonDemos, QWidget):
         self.question_runs: dict[str, dict[str, Any]] = {}  # section → the run that answered it
         self.handout = LessonHandout()  # this run's figures, step by step
         self._pending_probe: tuple[str, str] | None = None  # (section, probe) running now
-        self._pending_map: tuple[str, TryIt, LaunchConfig] | None = None
-        self._pending_vecadd: tuple[str, TryIt] | None = None
-        self._colour_turn: dict[str, int] = {}  # section → which of its colourings comes next
         self._point_size = 11
         self._build()
         # Page Down / Page Up, on the window while the lesson or a tab it opened is shown.
         self.pages = PageKeys(self, self._key_next, self._key_previous)
+        # The Try-its that drive the index map, the vector add and other tabs.
+        self.demos = LessonDemos(self, self, session)
         if session is not None:
             session.backendReady.connect(lambda info: self.set_backend_kind(str(info.kind)))
             session.busyChanged.connect(lambda _busy: self._update_buttons())
             session.resultArrived.connect(self._on_result)
             session.runFailed.connect(self._on_failed)
-            session.recordingChanged.connect(self._on_recording)
             session.presentationChanged.connect(lambda _on: self._restyle())
             # The window puts this panel in its tabs after building it: find them then.
             QTimer.singleShot(0, self._attach)
@@ -303,7 +299,7 @@ class LessonPanel(LessonDemos, QWidget):
         for i, (button, t) in enumerate(zip(buttons, s.try_its, strict=False)):
             label = f"▶ Try it: {t.label}"
             colours = t.params.get("colors", ())
-            turn = self._colour_turn.get(s.section)
+            turn = self.demos.colour_turn.get(s.section)
             if i == 0 and len(colours) > 1 and turn is not None:
                 label = f"▶ Try it: colour by {colours[turn]} ({turn + 1} of {len(colours)})"
             button.setText(label)
@@ -340,9 +336,9 @@ class LessonPanel(LessonDemos, QWidget):
         t = s.try_its[which]
         actions: dict[str, Callable[[], object]] = {
             "probe": lambda: self.run_probe(t.params["probe"], s.section, t.params),
-            "index_map": lambda: self._try_index_map(s, t),
-            "vecadd": lambda: self._try_vecadd(s, t),
-            "open_view": lambda: self._try_open_view(t),
+            "index_map": lambda: self.demos.try_index_map(s, t),
+            "vecadd": lambda: self.demos.try_vecadd(s, t),
+            "open_view": lambda: self.demos.try_open_view(t),
         }
         actions[t.action]()
 
@@ -373,35 +369,11 @@ class LessonPanel(LessonDemos, QWidget):
     def _on_result(self, experiment: str, result: Any) -> None:
         if experiment == LESSON and isinstance(result, dict):
             self.show_probe_result(result.get("probe", ""), result)
-        elif experiment == "vecadd" and self._pending_vecadd is not None:
-            section, _t = self._pending_vecadd
-            self._pending_vecadd = None
-            verdict = "Test succeeded" if getattr(result, "verified", False) else "Test failed"
-            if getattr(result, "kernel_error", None):
-                verdict += f": {result.kernel_error}"
-            self._status(f"Vector add: {verdict}. The Vector add tab shows the run.")
-            panel = self._find(QWidget, "vecaddPanel")
-            if panel is not None:
-                self._add_figure(section, widget_png(panel), f"The vector add: {verdict}")
-            self.demoFinished.emit(section, verdict)
 
     def _on_failed(self, experiment: str, _request: Any, exc: BaseException, _tb: str) -> None:
         if experiment == LESSON and self._pending_probe is not None:
             self._pending_probe = None
             self._status(f"The probe could not run: {type(exc).__name__}: {exc}")
-        elif experiment == "vecadd" and self._pending_vecadd is not None:
-            section, _t = self._pending_vecadd
-            self._pending_vecadd = None
-            if isinstance(exc, LaunchRejected):
-                # The vector-add panel opens launchErrorDialog with the driver's text.
-                text = f"Launch rejected, as the chapter says: {exc.driver_text}. {exc.explanation}"
-            else:
-                text = f"The vector add failed: {type(exc).__name__}: {exc}"
-            self._status(text)
-            self.demoFinished.emit(section, text)
-        elif experiment == "record" and self._pending_map is not None:
-            self._pending_map = None
-            self._status(f"The index map run failed: {exc}")
 
     def show_probe_result(self, probe: str, result: dict[str, Any]) -> None:
         """Keep ``result`` (it may be evidence on other steps too) and show it where it belongs."""

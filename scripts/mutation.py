@@ -205,6 +205,9 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/core/exercise/test_checks_handworked.py",
             "tests/core/exercise/test_model_handworked.py",
+            "tests/core/exercise/test_explain_handworked.py",
+            "tests/core/exercise/test_handout_handworked.py",
+            "tests/core/exercise/test_catalog_handworked.py",
             "tests/emu/test_exercises_emu.py",
             "tests/core/exercise/test_exercises.py",
             "tests/cli/test_exercise_cli.py",

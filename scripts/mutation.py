@@ -435,12 +435,20 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/base.py",
         [
+            "tests/backends/test_base_handworked.py",
             "tests/core/test_limits_boundaries.py",
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_experiments.py",
         ],
     ),
-    ("backends/selection.py", ["tests/cli/test_cli_exit_codes.py", "tests/backends/test_sim_backend.py"]),
+    (
+        "backends/selection.py",
+        [
+            "tests/backends/test_selection_handworked.py",
+            "tests/cli/test_cli_exit_codes.py",
+            "tests/backends/test_sim_backend.py",
+        ],
+    ),
     ("backends/experiment.py", ["tests/backends/test_experiments.py"]),
     (
         "backends/sim_child.py",

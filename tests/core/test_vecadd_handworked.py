@@ -214,3 +214,27 @@ def test_numpys_time_is_the_median_of_its_runs_in_ms(monkeypatch: pytest.MonkeyP
 )
 def test_kernel_time_decimals(ms: float, words: str) -> None:
     assert _rows(VecaddResult("gpu:X", 100, 32, 4, kernel_ms=ms))["kernel (GPU)"] == words
+
+
+# --- "Run it anyway?" in the vector add's words, and whose clock timed it ------------------------
+
+
+def test_threads_in_words_of_one_launch() -> None:
+    # ⌈1,011 / 256⌉ = 4 blocks, run once on the simulator (no repeat asked)
+    assert VecaddRequest(1_011, 256).threads_in_words() == (
+        "The vector add with N = 1,011 launches 4 blocks of 256 threads once. A smaller N takes less time."
+    )
+
+
+def test_threads_in_words_with_repeats_and_the_sweep() -> None:
+    # ⌈100,003 / 256⌉ = 391 blocks, 3 times, then the six sweep sizes
+    assert VecaddRequest(100_003, 256, repeat=3, sweep=True).threads_in_words() == (
+        "The vector add with N = 100,003 launches 391 blocks of 256 threads 3 times, then once per"
+        " block size of the sweep (32, 64, 128, 256, 512, 1,024). A smaller N takes less time."
+    )
+
+
+def test_only_gpu_results_are_timed_on_a_gpu() -> None:
+    assert VecaddResult("gpu:NVIDIA H200", 100, 32, 4).on_gpu is True
+    assert VecaddResult("sim", 100, 32, 4).on_gpu is False
+    assert VecaddResult("emu", 100, 32, 4).on_gpu is False

@@ -305,7 +305,14 @@ TESTS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("core/files.py", ["tests/core/test_files.py"]),
-    ("core/vecadd.py", ["tests/core/test_vecadd_core.py", "tests/cli/test_vecadd_cli.py"]),
+    (
+        "core/vecadd.py",
+        [
+            "tests/core/test_vecadd_handworked.py",
+            "tests/core/test_vecadd_core.py",
+            "tests/cli/test_vecadd_cli.py",
+        ],
+    ),
     (
         "core/schedule/occupancy.py",
         [

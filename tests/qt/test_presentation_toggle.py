@@ -5,7 +5,10 @@ must undo it all. Sizes are the app's own: 11 pt normal, 20 pt in presentation m
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QVBoxLayout, QWidget
+
+from simtviz.qt.settle import MAX_TURNS, Settle
 
 NORMAL_PT, PRESENTATION_PT = 11, 20  # simtviz.qt.theme's sizes, written out: a change must be seen
 
@@ -74,3 +77,80 @@ def test_a_widget_added_after_the_toggle_takes_the_presentation_size(qtbot, wind
     assert late.font().pointSize() == PRESENTATION_PT
     window.presentationAction.setChecked(False)
     assert late.font().pointSize() == NORMAL_PT
+
+
+class Paints(QObject):
+    """Counts the paint events ``widget`` receives."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def test_a_toggle_and_a_tab_switch_end_with_the_page_painted(qtbot, window) -> None:
+    """Painting waits while the layouts settle, then the page is painted: never left frozen."""
+    for index in (0, 1, 2):
+        window.tabs.setCurrentIndex(index)
+        qtbot.waitUntil(lambda: window.tabs.updatesEnabled(), timeout=2000)
+        page = window.tabs.widget(index)
+        paints = Paints(page)
+        window.presentationAction.toggle()
+        assert not window.tabs.updatesEnabled()  # held while the new fonts lay the page out
+        qtbot.waitUntil(lambda paints=paints: window.tabs.updatesEnabled() and paints.count > 0, timeout=3000)
+        window.tabs.setCurrentIndex((index + 1) % window.tabs.count())
+        shown = Paints(window.tabs.currentWidget())
+        qtbot.waitUntil(lambda shown=shown: window.tabs.updatesEnabled() and shown.count > 0, timeout=3000)
+
+
+def label_box(qtbot) -> tuple[QWidget, QLabel]:
+    box = QWidget()
+    qtbot.addWidget(box)
+    label = QLabel("one frame", box)
+    QVBoxLayout(box).addWidget(label)
+    box.show()
+    qtbot.waitExposed(box)
+    return box, label
+
+
+def test_settle_paints_once_the_layouts_are_quiet(qtbot) -> None:
+    box, label = label_box(qtbot)
+    settle = Settle(box)
+    paints = Paints(label)
+    settle.hold()
+    label.setText("a longer text: the layout must run again")  # a layout request, then quiet
+    assert settle.holding() and not box.updatesEnabled()
+    qtbot.waitUntil(lambda: not settle.holding(), timeout=2000)
+    assert box.updatesEnabled()
+    qtbot.waitUntil(lambda: paints.count > 0, timeout=2000)
+
+
+def test_settle_lets_go_of_a_widget_that_never_settles(qtbot) -> None:
+    box, label = label_box(qtbot)
+    settle = Settle(box)
+    turns = []
+
+    def restless() -> None:  # a layout request in every turn of the event loop
+        turns.append(1)
+        label.setMinimumWidth(10 + len(turns) % 2)
+
+    timer = QTimer(box, interval=0, timeout=restless)
+    timer.start()
+    settle.hold()
+    qtbot.waitUntil(lambda: not settle.holding(), timeout=2000)
+    timer.stop()
+    assert box.updatesEnabled()
+    assert len(turns) >= MAX_TURNS - 1  # it waited its turns, then painted anyway
+
+
+def test_settle_leaves_a_hidden_widget_alone(qtbot) -> None:
+    box = QWidget()
+    qtbot.addWidget(box)
+    settle = Settle(box)
+    settle.hold()
+    assert box.updatesEnabled() and not settle.holding()

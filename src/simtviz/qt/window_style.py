@@ -19,6 +19,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QWidget
 
+from simtviz.qt.settle import Settle
 from simtviz.qt.theme import point_size, stylesheet
 
 if TYPE_CHECKING:
@@ -63,6 +64,9 @@ class StyledPages(_Base):
         self._styled_theme = ""
         self._pages_to_style: list[int] = []
         self._app_font: QFont | None = None  # the application's font before this window's size
+        # A toggle or a tab switch relays the page out over several turns: paint it once.
+        self.settle = Settle(self.tabs)
+        self.tabs.currentChanged.connect(lambda _i: self.settle.hold())
         self.tabs.currentChanged.connect(self._style_page)
 
     def font_rule(self) -> str:
@@ -70,6 +74,7 @@ class StyledPages(_Base):
         return f"QWidget {{ font-size: {point_size(self.settings.presentation)}pt; }}"
 
     def _restyle(self) -> None:
+        self.settle.hold()
         if self._styled_theme != self.settings.theme:
             self._styled_theme = self.settings.theme
             self.setStyleSheet(stylesheet(self.settings.theme))

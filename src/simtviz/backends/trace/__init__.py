@@ -96,6 +96,12 @@ class TraceExperiment:
     def estimate_s(self, request: TraceRequest, info: BackendInfo) -> float | None:
         return info.estimate_seconds(request.threads, "trace") if info.speaks_for_driver else None
 
+    def child_env(self, kind: str, request: object) -> dict[str, str]:
+        """For a child started for ``request``: no GPU-compile checker ahead when not needed."""
+        from simtviz.backends.trace.gpu_compile import child_env
+
+        return child_env(kind, request)
+
     def child_session(self, kind: str) -> Any:
         """What the run's child process does (``isolated_child``): see ``trace.child``."""
         from simtviz.backends.trace.child import TraceSession

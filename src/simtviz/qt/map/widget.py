@@ -13,9 +13,8 @@ the map computes its images itself, on the calling thread.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -24,24 +23,17 @@ from PySide6.QtGui import QColor, QFont, QPen
 from PySide6.QtWidgets import QGraphicsRectItem, QLabel, QVBoxLayout, QWidget
 
 from simtviz.core.files import atomic_write
-from simtviz.core.formulas import backend_words
 from simtviz.core.maps import MapImages, map_images
 from simtviz.core.recording import COLOR_FIELDS, GPU_ONLY_FIELDS, Recording
 from simtviz.qt.map import items as map_items
 from simtviz.qt.map.bar import MapControls
-from simtviz.qt.map.cells import CellsMixin
+from simtviz.qt.map.cells import MapCells
 from simtviz.qt.map.colours import SEQUENTIAL, colorize
 from simtviz.qt.map.export import render_png
-from simtviz.qt.map.framing import (
-    caption_band,
-    is_elongated,
-    legend_html,
-    start_rect,
-    tile_offsets,
-    tile_ticks,
-)
+from simtviz.qt.map.framing import caption_band, is_elongated, start_rect, tile_offsets
 from simtviz.qt.map.items import BlockBorderItem, Cell, CellImageItem, CellTextItem, PinRing, Tile
 from simtviz.qt.map.items import IntegerAxis as Axis
+from simtviz.qt.map.labels import MapLabels
 from simtviz.qt.theme import PALETTES, Palette
 
 if TYPE_CHECKING:
@@ -50,7 +42,7 @@ if TYPE_CHECKING:
 MAX_TILES = 64  # tiled 3-D view: more planes than this are reachable with the slider only
 
 
-class IndexMap(CellsMixin, QWidget):
+class IndexMap(QWidget):
     """``indexMap``: the map, its colour-by choice and, for 3-D launches, the z-slice control."""
 
     threadPinned = Signal(object)  # Cell
@@ -75,11 +67,9 @@ class IndexMap(CellsMixin, QWidget):
         self._pinned: Cell | None = None
         self._palette: Palette = PALETTES["light"]
         self._presentation = False
-        self._tooltip = ""
-        self._hovered: Cell | None = None
-        self._hover_pos = QPoint()
         self._stretched = False  # "See all" of an elongated map: aspect unlocked
 
+        self.cells, self.labels = MapCells(self), MapLabels(self)  # its parts under the mouse, its words
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.controls = MapControls(self, self)
@@ -123,15 +113,15 @@ class IndexMap(CellsMixin, QWidget):
         self.plot.addItem(self._placeholder)
         layout.addWidget(self.view, stretch=1)
 
-        self.view.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self.view.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self.view.scene().sigMouseMoved.connect(self.cells.on_mouse_moved)
+        self.view.scene().sigMouseClicked.connect(self.cells.on_mouse_clicked)
         self._show_z_controls(False)
         self.apply_style(self._palette, False)
         self._rebuild()
         if session is not None:
             session.recordingChanged.connect(self.set_recording)
             session.imagesArrived.connect(self.set_images)
-            session.threadArrived.connect(self._on_thread_arrived)
+            session.threadArrived.connect(self.cells.on_thread_arrived)
 
     def set_badge(self, label: QLabel) -> None:
         """Show ``label`` (the backend) in the map's bar, right of the colour choice."""
@@ -141,6 +131,26 @@ class IndexMap(CellsMixin, QWidget):
     def current_image(self) -> np.ndarray | None:
         """The 2-D array now shown (the selected z-plane), before the colour map; None before a run."""
         return self._images.get(self._plane)
+
+    # --- the cells under the mouse (``MapCells``), where the tab, tests and scripts reach them ---
+    def cell_at(self, view_x: float, view_y: float) -> Cell | None:
+        return self.cells.cell_at(view_x, view_y)
+
+    def cell_view_pos(self, cell: Cell) -> QPoint:
+        return self.cells.view_pos(cell)
+
+    def row_of(self, cell: Cell) -> int:
+        return self.cells.row_of(cell)
+
+    def thread_of(self, cell: Cell) -> dict[str, Any] | None:
+        return self.cells.thread_of(cell)
+
+    def hover(self, cell: Cell | None, global_pos: QPoint | None = None) -> str:
+        return self.cells.hover(cell, global_pos)
+
+    def tooltip(self) -> str:
+        """The hover text now shown, "" when none."""
+        return self.cells.tooltip
 
     # --- data ------------------------------------------------------------------------------
     @property
@@ -167,7 +177,7 @@ class IndexMap(CellsMixin, QWidget):
         self._pinMarker.setVisible(False)
         self._images = {}
         self._pending = None
-        self._hovered = None
+        self.cells.hovered = None
         if recording is None:
             self._shape = None
             self._rebuild()
@@ -328,9 +338,9 @@ class IndexMap(CellsMixin, QWidget):
         self.colorBar.setVisible(not categorical)
         if not categorical:
             self.colorBar.setLevels(self._levels)
-        self._update_legend(categorical)
-        self._set_axis_labels()
-        self._set_tile_ticks(offsets if self.is_tiled() else None)
+        self.labels.update_legend(categorical)
+        self.labels.set_axis_labels()
+        self.labels.set_tile_ticks(offsets if self.is_tiled() else None)
         for name, lo, hi in (("bottom", bx, bx + cols - 1), ("left", by, by + rows - 1)):
             self.plot.getAxis(name).set_bounds(lo, hi)  # no ticks on rows or columns not on the map
         self._highlight_tile()
@@ -380,74 +390,12 @@ class IndexMap(CellsMixin, QWidget):
         wx, wy, _ = rec.window.origin
         return bx, (-wx) % bx, by, (-wy) % by
 
-    def _set_axis_labels(self) -> None:
-        rec = self._recording
-        if rec is None:
-            return
-        size = "16pt" if self._presentation else "12pt"
-        style = {"color": self._palette.foreground, "font-size": size}
-        if rec.config.rank == 1:
-            self.plot.setLabel("left", "blockIdx.x (one row per block)", **style)
-            self.plot.setLabel("bottom", "threadIdx.x", **style)
-        else:
-            n = rec.config.rank  # a 3-D launch's plane is laid out by cuda.grid(3)'s x and y
-            if self.is_tiled():  # short on the side: a tiled map is often wide and low
-                self.plot.setLabel("left", "y", **style)
-                self.plot.setLabel(
-                    "bottom", f"each tile: x = cuda.grid({n})[0], y = cuda.grid({n})[1]", **style
-                )
-            else:
-                self.plot.setLabel("left", f"y = cuda.grid({n})[1]", **style)
-                self.plot.setLabel("bottom", f"x = cuda.grid({n})[0]", **style)
-        self._set_title()
-
-    def _set_tile_ticks(self, offsets: list[tuple[float, float]] | None) -> None:
-        """Tiled z-planes: every tile's own x and y (``tile_ticks``); None: pyqtgraph's own."""
-        bottom, left = self.plot.getAxis("bottom"), self.plot.getAxis("left")
-        if offsets is None or self._recording is None or self._shape is None:
-            bottom.setTicks(None)
-            left.setTicks(None)
-            return
-        ox, oy, _ = self._recording.window.origin
-        x_ticks, y_ticks = tile_ticks(offsets, self._shape[1], self._shape[2], (ox, oy))
-        bottom.setTicks([x_ticks, []])
-        left.setTicks([y_ticks, []])
-
-    def _title(self) -> str:
-        rec = self._recording
-        assert rec is not None
-        title = f"{rec.config.launch_line('kernel', None)} — {self._field}"
-        if rec.config.rank == 3 and not self.is_tiled():
-            title += f" — z = {rec.window.origin[2] + self._plane}"
-        # Which backend ran, on the map itself: it goes into every exported PNG and snapshot.
-        return f"{title}<br>{backend_words(rec.backend)}"
-
-    def _set_title(self) -> None:
-        if self._recording is not None:
-            self.plot.setTitle(
-                self._title(), color=self._palette.foreground, size="14pt" if self._presentation else "11pt"
-            )
-            # pyqtgraph fixes the title row at 30 px: room for both lines, or the map covers the second.
-            height = math.ceil(self.plot.titleLabel.item.boundingRect().height()) + 4
-            self.plot.titleLabel.setMaximumHeight(height)
-            self.plot.layout.setRowFixedHeight(0, height)
-
-    def _update_legend(self, categorical: bool) -> None:
-        """For ids: a colour swatch per id shown, then how colours repeat (``legend_html``)."""
-        known = any((img >= 0).any() for img in self._images.values() if img.size)
-        self.legend.setVisible(categorical and known)
-        if categorical and known:
-            size = "15pt" if self._presentation else "10pt"
-            top = max(int(img.max()) for img in self._images.values() if img.size)
-            html = legend_html(self._field, self._levels, top)
-            self.legend.setText(html, color=self._palette.foreground, size=size)
-
     def _highlight_tile(self) -> None:
         for tile in self._tiles:
             if tile.caption is not None:
                 bold = tile.plane == self._plane
                 tile.caption.setColor(self._palette.selection if bold else self._palette.foreground)
-        self._set_title()
+        self.labels.set_title()
 
     def is_elongated(self) -> bool:
         """True when the whole map at 1:1 would draw as a thin line in this view."""
@@ -532,8 +480,8 @@ class IndexMap(CellsMixin, QWidget):
         self._style_pin_marker()
         if self._tiles:  # restyled as drawn: their colours need no new pass (a rebuild did)
             map_items.restyle_tiles(self._tiles, palette.border, presentation)
-            self._update_legend(COLOR_FIELDS[self._field])
-            self._set_axis_labels()
+            self.labels.update_legend(COLOR_FIELDS[self._field])
+            self.labels.set_axis_labels()
             self._highlight_tile()
         elif self._shape is not None:
             self._rebuild()

@@ -56,11 +56,13 @@ def _signal_handlers_restored() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _no_process_started_ahead(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A shown Your kernel or Exercises tab starts its next run's process ahead (numba's import,
-    the GPU-compile checker: ~2 s of CPU each, most never used by a test). Off here, so each Run
-    starts its own child; tests marked ``prewarm`` keep it (docs/TESTING.md)."""
+    """The app starts processes ahead of Run: the simulator's child as the window opens, and a
+    shown Your kernel or Exercises tab its next run's child (numba's import, the GPU-compile
+    checker: 0.6 to 2.7 s of CPU each, most never used by a test). Off here, so each is started
+    by the Run that needs it; tests marked ``prewarm`` keep them (docs/TESTING.md)."""
     if request.node.get_closest_marker("prewarm") is None:
         monkeypatch.setattr("simtviz.backends.isolated.prewarm", lambda kind, experiment: None)
+        monkeypatch.setattr("simtviz.backends.sim_process.SimProcessBackend.warm_up", lambda self: None)
 
 
 @pytest.fixture(autouse=True)

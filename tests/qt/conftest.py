@@ -51,7 +51,10 @@ def _signal_handlers_restored() -> Iterator[None]:
     yield
     for signo, handler in saved.items():
         signal.signal(signo, handler if handler is not None else signal.SIG_DFL)
-    signal.set_wakeup_fd(wakeup)
+    try:
+        signal.set_wakeup_fd(wakeup)
+    except (ValueError, OSError):  # that file was closed meanwhile
+        signal.set_wakeup_fd(-1)
 
 
 @pytest.fixture(autouse=True)

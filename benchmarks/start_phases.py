@@ -10,7 +10,9 @@ process was started at which each phase ended: the modules that matter imported 
 thread), the session started, the window built, shown and first painted, the backend ready for
 Run (``session.can_run``), and a tab's module imported or page built later. The process quits
 once the backend is ready and the window painted. Then the median of each phase over the runs.
-``--profile`` prints where the GUI thread spent its time until ready (cProfile, by own time).
+The CPU column is the process's own CPU time (all threads) at each mark: steadier than the wall
+time on a shared machine. ``--profile`` prints where the GUI thread spent its time until ready
+(cProfile, by own time).
 
 ``--bare`` (the GPU machine): the old no-window phases: the imports, the CUDA context, the GPU
 backend, the record warm-up and the occupancy facts.
@@ -46,7 +48,7 @@ marks = []
 
 def mark(label):
     thread = threading.current_thread().name
-    marks.append((label, time.time() - T0, "" if thread == "MainThread" else thread))
+    marks.append((label, time.time() - T0, "" if thread == "MainThread" else thread, time.process_time()))
 
 mark("interpreter up")
 WATCHED = dict(json.loads(os.environ["START_PHASES_WATCHED"]))
@@ -144,8 +146,8 @@ if profile is not None:
 """
 
 
-def window_run(backend: str, profile: bool) -> list[tuple[str, float, str]]:
-    """One fresh process: [(phase, seconds since the process started, thread)]."""
+def window_run(backend: str, profile: bool) -> list[tuple[str, float, str, float]]:
+    """One fresh process: [(phase, seconds since the process started, thread, CPU seconds)]."""
     settings_home = tempfile.mkdtemp()
     env = {
         **os.environ,
@@ -169,7 +171,7 @@ def window_run(backend: str, profile: bool) -> list[tuple[str, float, str]]:
         raise RuntimeError(f"no result (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
     if profile:
         print(proc.stdout.split("\n", 1)[1] if "\n" in proc.stdout else "")
-    return [tuple(m) for m in json.loads(lines[-1][len("MARKS ") :])]
+    return [tuple(m) for m in json.loads(lines[-1][len("MARKS ") :])]  # (phase, s, thread, CPU s)
 
 
 BARE_CHILD = r"""
@@ -216,19 +218,24 @@ def main() -> None:
     runs = [window_run(args.backend, profile=False) for _ in range(args.runs)]
     order: list[str] = []
     seen: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     threads: dict[str, str] = {}
     for marks in runs:
-        for label, t, thread in marks:
+        for label, t, thread, used in marks:
             if label not in seen:
                 order.append(label)
             seen.setdefault(label, []).append(t)
+            cpu.setdefault(label, []).append(used)
             threads[label] = thread or threads.get(label, "")
     order.sort(key=lambda label: statistics.median(seen[label]))
-    print(f"{'phase ends (s since the process started)':<44} {'median':>7} {'min':>6} {'max':>6}  thread")
+    # CPU: the app process's own (all its threads), since it started: steadier on a busy machine.
+    head = f"{'median':>7} {'min':>6} {'max':>6} {'CPU':>6}  thread"
+    print(f"{'phase ends (s since the process started)':<44} {head}")
     for label in order:
         values = seen[label]
         median, low, high = statistics.median(values), min(values), max(values)
-        print(f"{label:<44} {median:7.3f} {low:6.3f} {high:6.3f}  {threads[label]}")
+        used = statistics.median(cpu[label])
+        print(f"{label:<44} {median:7.3f} {low:6.3f} {high:6.3f} {used:6.3f}  {threads[label]}")
     ready = [dict((m[0], m[1]) for m in marks).get("backend ready") for marks in runs]
     median = statistics.median(r for r in ready if r is not None)
     print(f"start → ready: median {median:.3f} s (goal ≤ 2.5 s on the GPU)")

@@ -38,7 +38,7 @@ from simtviz.qt.tabs.index_map.inspector import ThreadInspector
 from simtviz.qt.tabs.index_map.launch import LaunchPanel
 from simtviz.qt.tabs.index_map.tab import IndexMapTab
 from simtviz.qt.tabs.index_map.window import RecordingWindowPanel
-from simtviz.qt.window_style import StyledPages
+from simtviz.qt.window_style import PageStyles
 from simtviz.resources import ResourceNotFound, resource_path
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
     return QRect(x, y, width, height)
 
 
-class MainWindow(StyledPages, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(
         self,
         backend: str = "sim",
@@ -125,7 +125,7 @@ class MainWindow(StyledPages, QMainWindow):
                 self.tabs.addTab(page, tab.title)
         self.setCentralWidget(self.tabs)
         self.tabs.currentChanged.connect(self._build_shown_tab)
-        self._init_styles()
+        self.styles = PageStyles(self, self.tabs, self.settings)  # theme and font size
 
     def _make_page(self, tab: TabSpec) -> QWidget | None:
         try:
@@ -166,7 +166,7 @@ class MainWindow(StyledPages, QMainWindow):
                 self.tabs.setCurrentIndex(shown)
         empty.deleteLater()
         if page is not None:
-            self._style_page(index)
+            self.styles.style_page(index)
             if shown == index:  # the page the user asked for: shown as any tab switch
                 self.tabs.currentChanged.emit(index)
 
@@ -417,14 +417,18 @@ class MainWindow(StyledPages, QMainWindow):
         """True when the inspector sits under the map (a narrow window for its font size)."""
         return self._require_index_map().is_narrow()
 
+    def font_rule(self) -> str:
+        """The style rule that sets this mode's font size (dialogs take it too)."""
+        return self.styles.font_rule()
+
     def set_theme(self, name: str) -> None:
         self.settings.theme = name
         self.menuActions[f"{name}ThemeAction"].setChecked(True)
-        self._restyle()
+        self.styles.restyle()
 
     def set_presentation(self, on: bool) -> None:
         self.settings.presentation = bool(on)
-        self._restyle()
+        self.styles.restyle()
         self.session.set_presentation(bool(on))  # tabs that size their own text follow
 
     def toggle_full_screen(self) -> None:
@@ -466,7 +470,7 @@ class MainWindow(StyledPages, QMainWindow):
         except Exception:  # never keep a window open because its settings could not be written
             log.exception("could not save the settings")
         self.session.close(1.5)
-        self.restore_app_font()
+        self.styles.restore_app_font()
         super().closeEvent(event)
 
 

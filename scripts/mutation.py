@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,6 +124,7 @@ MODULES = [
     "core/exercise/catalog_more.py",
     "core/lesson/model.py",
     "core/lesson/errata_cards.py",
+    "core/lesson/steps_intro.py",
     "core/lesson/steps_kernels.py",
     "core/lesson/steps_memory.py",
     "core/lesson/steps_beyond.py",
@@ -151,6 +152,14 @@ MODULES = [
 # (without those marked slow or gpu), so they decide what a run costs.
 TESTS: list[tuple[str, list[str]]] = [
     # first match wins: these come before the broad globs below
+    (
+        "backends/isolated*.py",
+        [
+            "tests/backends/test_isolated.py",
+            "tests/backends/trace/test_trace_child_limits.py",
+            "tests/cli/test_trace_cli.py",
+        ],
+    ),
     (
         "core/trace/ast_nodes.py",
         ["tests/core/trace/test_trace_rewrite.py", "tests/core/trace/test_trace_module_handworked.py"],
@@ -195,12 +204,14 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "core/exercise/*",
         [
+            "tests/core/exercise/test_checks_handworked.py",
+            "tests/core/exercise/test_model_handworked.py",
             "tests/emu/test_exercises_emu.py",
             "tests/core/exercise/test_exercises.py",
             "tests/cli/test_exercise_cli.py",
         ],
     ),
-    ("cli/exercise.py", ["tests/cli/test_exercise_cli.py"]),
+    ("cli/exercise.py", ["tests/cli/test_exercise_cli_handworked.py", "tests/cli/test_exercise_cli.py"]),
     (
         "backends/emu_backend.py",
         ["tests/backends/test_emu_backend.py", "tests/backends/test_emu_selection.py"],
@@ -444,7 +455,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ("kernels/*", ["tests/core/test_handworked_records.py", "tests/backends/test_device_verifier_sim.py"]),
     (
         "qt/map/framing.py",
-        ["tests/qt/test_panels_handworked.py", "tests/qt/tabs/index_map/test_index_map.py"],
+        [
+            "tests/qt/map/test_framing_handworked.py",
+            "tests/qt/test_panels_handworked.py",
+            "tests/qt/tabs/index_map/test_index_map.py",
+        ],
     ),
     (
         "qt/tabs/schedule/data.py",
@@ -675,7 +690,8 @@ def _init_worker() -> None:
         SIMTVIZ_BACKEND="sim",
         QT_QPA_PLATFORM="offscreen",
         PYTHONDONTWRITEBYTECODE="1",
-        PYTHONPATH=str(_COPY / "src"),
+        # the copy first; what the caller had after it (site folders a lent machine installs into)
+        PYTHONPATH=os.pathsep.join(p for p in (str(_COPY / "src"), os.environ.get("PYTHONPATH", "")) if p),
     )
     sys.dont_write_bytecode = True
     import numba.cuda  # noqa: F401
@@ -952,6 +968,34 @@ def run_planted(index: int) -> tuple[str, str]:
     return bug, {"failed": "caught", "timeout": "caught (timeout)", "passed": "SURVIVED"}[outcome]
 
 
+def _read_results(path: Path | None) -> dict[tuple[str, int], tuple[int, str, str]]:
+    """Mutants already run (a results file written by an earlier, perhaps interrupted, run)."""
+    done: dict[tuple[str, int], tuple[int, str, str]] = {}
+    if path is None or not path.exists():
+        return done
+    for row in path.read_text().splitlines():
+        parts = row.split("\t")
+        if len(parts) == 5 and parts[1].isdigit() and parts[2].isdigit():
+            done[(parts[0], int(parts[1]))] = (int(parts[2]), parts[3], parts[4])
+    return done
+
+
+def _report(modules: list[str], done: dict[tuple[str, int], tuple[int, str, str]]) -> tuple[int, int]:
+    """Per-module counts and survivors of the mutants in ``done``; returns (run, survived)."""
+    total = survived = 0
+    for module in modules:
+        rows = sorted((k[1], v) for k, v in done.items() if k[0] == module)
+        if not rows:
+            continue
+        alive = [(line, desc) for _, (line, outcome, desc) in rows if outcome == "passed"]
+        total += len(rows)
+        survived += len(alive)
+        print(f"{module}: {len(rows)} mutants, {len(rows) - len(alive)} killed, {len(alive)} survived")
+        for line, desc in alive:
+            print(f"    survived {module}:{line}: {desc}")
+    return total, survived
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -960,6 +1004,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--planted", action="store_true", help="check the planted bugs of issue 9")
     parser.add_argument("--list", action="store_true", help="list the mutants only")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        help="append each mutant's outcome to this file as it finishes; mutants already in it are "
+        "not run again (so an interrupted run resumes)",
+    )
+    parser.add_argument(
+        "--stop-after", type=float, help="seconds: start no new mutant after this, report what ran"
+    )
     args = parser.parse_args(argv)
 
     if args.planted:
@@ -976,28 +1029,41 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{m.module}:{m.line}: {m.description}")
         return 0
     started = time.monotonic()
-    total = survived = 0
-    survivors: list[Mutant] = []
+    done = _read_results(args.results)
+    out = args.results.open("a") if args.results else None
     with ProcessPoolExecutor(args.jobs, initializer=_init_worker) as pool:
-        for module in modules:
-            outcome, seconds = pool.submit(baseline, module).result()
+        # Baselines in parallel, then every module's mutants in one queue: the workers stay busy
+        # across modules instead of waiting for the slowest mutant of each.
+        todo = {module: [m for m in mutants(module) if (module, m.index) not in done] for module in modules}
+        todo = {module: found for module, found in todo.items() if found}
+        bases = {module: pool.submit(baseline, module) for module in todo}
+        pending: dict[Future[tuple[Mutant, str]], Mutant] = {}
+        for module, future in bases.items():
+            outcome, seconds = future.result()
             if outcome != "passed":
                 print(f"{module}: its tests fail before any mutation ({outcome}); skipped", flush=True)
                 continue
+            print(f"{module}: {len(todo[module])} mutants to run (tests {seconds:.1f} s)", flush=True)
             timeout = max(20.0, 4 * seconds)
-            found = mutants(module)
-            results = list(pool.map(run_mutant, found, [timeout] * len(found)))
-            alive = [m for m, o in results if o == "passed"]
-            total += len(found)
-            survived += len(alive)
-            survivors += alive
-            print(
-                f"{module}: {len(found)} mutants, {len(found) - len(alive)} killed, {len(alive)} survived "
-                f"(tests {seconds:.1f} s)",
-                flush=True,
-            )
-            for m in alive:
-                print(f"    survived {m.module}:{m.line}: {m.description}", flush=True)
+            for m in todo[module]:
+                pending[pool.submit(run_mutant, m, timeout)] = m
+        try:
+            for future in as_completed(pending):
+                if args.stop_after and time.monotonic() - started > args.stop_after:
+                    for other in pending:
+                        other.cancel()
+                try:
+                    m, outcome = future.result()
+                except CancelledError:
+                    continue
+                done[(m.module, m.index)] = (m.line, outcome, m.description)
+                if out:
+                    out.write(f"{m.module}\t{m.index}\t{m.line}\t{outcome}\t{m.description}\n")
+                    out.flush()
+        finally:
+            if out:
+                out.close()
+    total, survived = _report(modules, done)
     rate = 100 * survived / total if total else 0.0
     print(f"\n{total} mutants, {survived} survived ({rate:.1f} %), {time.monotonic() - started:.0f} s")
     return 0 if rate <= 10 else 1

@@ -25,6 +25,7 @@ class ToyRequest:
     emulate: bool = True  # False: the emulator half says it cannot run it
     threads: int = 0  # over 1,000 without force: LaunchTooLarge (estimated 1 ms a thread)
     force: bool = False
+    env_number: str = ""  # the run returns this environment variable's number in place of its pid
 
 
 class ToyExperiment:
@@ -42,6 +43,8 @@ class ToyExperiment:
         if progress is not None:
             progress(0.5)
         time.sleep(request.seconds)
+        if request.env_number:
+            return kind, int(os.environ.get(request.env_number, "0"))
         return kind, os.getpid()
 
     def run_gpu(self, backend: Any, request: ToyRequest, progress: Any) -> tuple[str, int]:

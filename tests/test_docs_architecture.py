@@ -45,6 +45,16 @@ def test_the_experiments_are_the_registry() -> None:
         assert _module_of(_code(row[1])) == experiment.BUILTIN[_code(row[0])], row
 
 
+def test_each_experiment_takes_and_gives_the_types_the_page_names() -> None:
+    """The "request → result" column is what each built-in's ``check`` takes and ``run_sim``
+    returns, as annotated (the names mypy checks ``backend.run(VECADD, …)`` against)."""
+    for row in _table("Experiments"):
+        request, result = (_code(cell.strip()) for cell in row[2].split("→"))
+        chosen = type(experiment.get(_code(row[0])))
+        assert chosen.check.__annotations__["request"] == request, row
+        assert chosen.run_sim.__annotations__["return"] == result, row
+
+
 def test_the_tabs_are_the_tab_table() -> None:
     pytest.importorskip("PySide6")
     from simtviz.qt.tabs import TABS

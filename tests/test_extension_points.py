@@ -26,9 +26,12 @@ PACKAGE = Path(simtviz.__file__).parent
 # The toy computes 0² + 1² + … + (n−1)²; for n = 4: 0 + 1 + 4 + 9 = 14, for n = 5: 14 + 16 = 30.
 EXPERIMENT = '''"""The toy experiment: the sum of the squares below n, on any backend."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
-from simtviz.backends.experiment import register
+from simtviz.backends.base import Backend, BackendInfo, Progress
+from simtviz.backends.experiment import Experiment, register
 
 
 @dataclass(frozen=True)
@@ -43,24 +46,24 @@ def squares(n: int) -> int:
 class ToyExperiment:
     name = "toy"
 
-    def check(self, request, info):
+    def check(self, request: ToyRequest, info: BackendInfo) -> None:
         if request.n < 0:
             raise ValueError("n must be 0 or more")
 
-    def estimate_s(self, request, info):
+    def estimate_s(self, request: ToyRequest, info: BackendInfo) -> float | None:
         return None
 
-    def run_gpu(self, backend, request, progress):
+    def run_gpu(self, backend: Backend, request: ToyRequest, progress: Progress | None) -> int:
         return squares(request.n)
 
-    def run_sim(self, request, info, progress):
+    def run_sim(self, request: ToyRequest, info: BackendInfo, progress: Progress | None) -> int:
         return squares(request.n)
 
-    def run_emu(self, request, info, progress):
+    def run_emu(self, request: ToyRequest, info: BackendInfo, progress: Progress | None) -> int:
         return squares(request.n)
 
 
-TOY = register(ToyExperiment())
+TOY: Experiment[ToyRequest, int] = register(ToyExperiment())
 '''
 
 TAB = '''"""The toy's tab: Run, and the answer."""

@@ -99,3 +99,26 @@ def test_a_child_backend_runs_isolated_experiments_only() -> None:
     assert backend.info().device_words == "the GPU" and backend.kind == "gpu"
     with pytest.raises(NotImplementedError, match="'record' does not run isolated"):
         backend.run("record", RecordRequest(LaunchConfig.of(1, 32)))
+
+
+def test_a_child_started_for_its_request_gets_the_environment_the_experiment_asks_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The trace asks for no GPU-compile checker ahead when its verdict is cached (gpu_compile);
+    # a child started ahead (prewarm), before any request is known, is asked for nothing.
+    from isolated_toy import TOY
+    from simtviz.backends import isolated
+
+    asked: list[tuple[str, ToyRequest]] = []
+
+    def child_env(kind: str, request: ToyRequest) -> dict[str, str]:
+        asked.append((kind, request))
+        return {"SIMTVIZ_TOY_NUMBER": "7"}
+
+    monkeypatch.setattr(TOY, "child_env", child_env, raising=False)
+    request = ToyRequest(env_number="SIMTVIZ_TOY_NUMBER")
+    assert isolated.run_isolated("emu", NAME, request) == ("emu", 7)
+    assert asked == [("emu", request)]
+    ahead = isolated.IsolatedChild("emu", NAME)
+    assert isolated.run_isolated("emu", NAME, request, child=ahead) == ("emu", 0)
+    assert len(asked) == 1

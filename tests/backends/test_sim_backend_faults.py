@@ -15,7 +15,7 @@ import pytest
 
 from simtviz.backends import experiment
 from simtviz.backends.base import Backend, BackendInfo, Progress
-from simtviz.backends.experiment import Experiment
+from simtviz.backends.experiment import AnyExperiment
 from simtviz.backends.sim import SimBackend
 from simtviz.backends.sim_process import SimProcessBackend
 from simtviz.core.errors import KernelFailed, LaunchTooLarge
@@ -29,7 +29,7 @@ class RecordingSimBackend(SimBackend):
         super().__init__()
         self.requests: list[Any] = []
 
-    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         self.requests.append(request)
         return "ran"
 

@@ -138,7 +138,13 @@ def test_an_unexpected_error_is_not_hidden_behind_an_exit_code(monkeypatch) -> N
 # Runs the command line with a line on stderr as the simulator starts the launch, so the test
 # interrupts the run itself (not Python's start-up, which Ctrl-C ends with a traceback).
 ANNOUNCING_MAIN = """
+import signal
 import sys
+
+# Ctrl+C as in a terminal, however the tests were started (a background job ignores SIGINT, and
+# its children inherit that)
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 from simtviz.backends.record import sim as record_sim
 from simtviz.backends.vecadd import sim as vecadd_sim
 

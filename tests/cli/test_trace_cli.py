@@ -161,8 +161,8 @@ def test_endless_loop_stops_at_the_timeout_with_exit_6_and_the_child_is_gone(
     pids: list[int] = []
     real_init = isolated.IsolatedChild.__init__
 
-    def recording_init(self: isolated.IsolatedChild, kind: str, experiment: object) -> None:
-        real_init(self, kind, experiment)  # type: ignore[arg-type]
+    def recording_init(self: isolated.IsolatedChild, kind: str, experiment: object, *rest: object) -> None:
+        real_init(self, kind, experiment, *rest)  # type: ignore[arg-type]
         pids.append(self.pid)
 
     monkeypatch.setattr(isolated.IsolatedChild, "__init__", recording_init)

@@ -38,6 +38,32 @@ def _application_font(qapp) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _signal_handlers_restored() -> Iterator[None]:
+    """Each test ends with the signal handlers it started with: a window left open by a test
+    (never closed, so its Ctrl+C handler never uninstalled: simtviz.qt.signals) must not swallow
+    the next test's Ctrl+C."""
+    import signal
+
+    names = ("SIGINT", "SIGTERM", "SIGHUP")
+    saved = {s: signal.getsignal(s) for s in (getattr(signal, n) for n in names if hasattr(signal, n))}
+    wakeup = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(wakeup)
+    yield
+    for signo, handler in saved.items():
+        signal.signal(signo, handler if handler is not None else signal.SIG_DFL)
+    signal.set_wakeup_fd(wakeup)
+
+
+@pytest.fixture(autouse=True)
+def _no_process_started_ahead(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shown Your kernel or Exercises tab starts its next run's process ahead (numba's import,
+    the GPU-compile checker: ~2 s of CPU each, most never used by a test). Off here, so each Run
+    starts its own child; tests marked ``prewarm`` keep it (docs/TESTING.md)."""
+    if request.node.get_closest_marker("prewarm") is None:
+        monkeypatch.setattr("simtviz.backends.isolated.prewarm", lambda kind, experiment: None)
+
+
+@pytest.fixture(autouse=True)
 def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Never read or write the user's real settings file from a test."""
     folder = tmp_path_factory.mktemp("qsettings")

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from simtviz.backends.base import Backend, BackendInfo, Progress
-from simtviz.backends.experiment import Experiment
+from simtviz.backends.experiment import AnyExperiment
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.limits import DeviceLimits
 from simtviz.core.oracle import RECORD_FIELDS, expected_field, verify
@@ -87,7 +87,7 @@ class FakeGpuBackend(Backend):
     def info(self) -> BackendInfo:
         return self._info
 
-    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         if experiment.name != "record":
             raise NotImplementedError(f"the fake backends run only 'record', not {experiment.name!r}")
         if self.fail is not None:
@@ -137,3 +137,21 @@ class FakeHostBackend(FakeGpuBackend):
 
     def _record(self, config: LaunchConfig, window: Window, progress: Progress | None) -> Recording:
         return self.to_host(super()._record(config, window, progress))
+
+
+class FakeVecaddBackend(FakeHostBackend):
+    """A simulator that runs the vector add at once: the real ``vecadd`` check refuses a long run
+    unforced (past 131,072 simulated threads), and ``requests`` notes every run that got past it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[Any] = []
+
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
+        if experiment.name != "vecadd":
+            return super().execute(experiment, request, progress)
+        from simtviz.core.vecadd import VecaddResult, grid_for
+
+        self.requests.append(request)
+        grid = grid_for(request.n, request.block)
+        return VecaddResult("sim", request.n, request.block, grid, verified=True, max_abs_err=0.0)

@@ -95,6 +95,9 @@ def test_a_signal_mid_run_closes_the_app_like_its_close_button(
 
 def test_ctrl_c_inside_a_callback_lets_it_finish_first() -> None:
     finished: list[str] = []
+    # Python's own handler, whatever an earlier test or the shell that started pytest left
+    # (tests/qt/conftest.py restores the handlers after each test)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def callback() -> None:
         signal.raise_signal(signal.SIGINT)  # Python's own handler: KeyboardInterrupt

@@ -166,3 +166,33 @@ def test_a_slow_launch_is_worded_from_its_numbers_not_the_cli_text() -> None:
     oom = too_large(OutOfDeviceMemory(2**30, 2**29, "record 4,194,304 threads"))
     assert oom is not None and oom.out_of_memory and "GPU memory" in oom.what
     assert too_large(KernelFailed("x")) is None
+
+
+def test_a_long_vector_add_is_asked_about_once_and_run_anyway_runs_it_forced(qtbot) -> None:
+    from fake_backends import FakeVecaddBackend
+
+    from simtviz.core.vecadd import VecaddRequest
+
+    backend = FakeVecaddBackend()
+    session = make_session(qtbot, backend)
+    asked: list[tuple[str, object, LaunchTooLarge]] = []
+    session.confirmRequested.connect(lambda name, request, exc: asked.append((name, request, exc)))
+    results: list[object] = []
+    session.resultArrived.connect(lambda name, result: results.append(result))
+    big = VecaddRequest(n=2_000_000, repeat=1)
+    with qtbot.waitSignal(session.confirmRequested, timeout=RUN_TIMEOUT_MS):
+        assert session.run("vecadd", big)
+    name, request, exc = asked[0]
+    assert (name, request) == ("vecadd", big) and backend.requests == []  # nothing ran
+    # ceil(2,000,000 / 256) = 7,813 blocks of 256: 2,000,128 threads; at 3,000 a second ≈ 11 min.
+    assert exc.threads == 2_000_128 and exc.subject == "vecadd"
+    assert exc.detail == (
+        "The vector add with N = 2,000,000 launches 7,813 blocks of 256 threads once. "
+        "A smaller N takes less time."
+    )
+    qtbot.waitUntil(lambda: not session.busy)
+    with qtbot.waitSignal(session.resultArrived, timeout=RUN_TIMEOUT_MS):
+        assert session.run_anyway("vecadd", request)
+    assert [(r.n, r.force) for r in backend.requests] == [(2_000_000, True)]
+    assert len(asked) == 1 and results[-1].n == 2_000_000  # type: ignore[attr-defined]
+    session.close()

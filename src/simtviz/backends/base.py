@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from simtviz.core import estimates
 from simtviz.core.errors import Cancelled, EmulatorUnsupported, LaunchRejected, LaunchTooLarge
@@ -25,9 +25,11 @@ from simtviz.core.recording import Recording
 from simtviz.core.window import Window
 
 if TYPE_CHECKING:
-    from simtviz.backends.experiment import Experiment
+    from simtviz.backends.experiment import AnyExperiment, Experiment
 
 Progress = Callable[[float], None]
+Req = TypeVar("Req")
+Res = TypeVar("Res")
 
 __all__ = [
     "DEVICE_WORDS",
@@ -118,8 +120,10 @@ def check_size(
     experiment: str = "record",
     subject: str = "",
     smaller: str = "",
+    detail: str = "",
 ) -> None:
-    """Refuse a valid run that would take too long here unless ``force`` (CLI ``--force``)."""
+    """Refuse a valid run that would take too long here unless ``force`` (CLI ``--force``);
+    ``subject``, ``smaller`` and ``detail`` word it (``LaunchTooLarge``)."""
     if force or not info.needs_confirmation(threads):
         return
     raise LaunchTooLarge(
@@ -129,6 +133,7 @@ def check_size(
         info.device_words,
         subject=subject,
         smaller=smaller,
+        detail=detail,
     )
 
 
@@ -158,9 +163,18 @@ class Backend(ABC):
     def limits(self) -> DeviceLimits:
         return self.info().limits
 
-    def run(self, experiment: Experiment | str, request: Any, progress: Progress | None = None) -> Any:
+    @overload
+    def run(
+        self, experiment: Experiment[Req, Res], request: Req, progress: Progress | None = None
+    ) -> Res: ...
+
+    @overload
+    def run(self, experiment: str, request: Any, progress: Progress | None = None) -> Any: ...
+
+    def run(self, experiment: AnyExperiment | str, request: Any, progress: Progress | None = None) -> Any:
         """Check ``request`` (raise before anything runs), then run ``experiment`` here, or in a
-        child process of its own when it declares ``isolated = True``."""
+        child process of its own when it declares ``isolated = True``. Given the experiment
+        itself (``VECADD``), mypy checks the request's type and knows the result's."""
         from simtviz.backends.experiment import is_isolated, resolve
 
         chosen = resolve(experiment)
@@ -169,7 +183,7 @@ class Backend(ABC):
             return self.run_isolated(chosen, request, progress)
         return self.execute(chosen, request, progress)
 
-    def run_isolated(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def run_isolated(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         """An already checked request in a fresh child process of this backend's kind, with its
         time limit (``backends.isolated``); ``cancel()`` kills it. On the emulator, what the
         emulator cannot run goes to a simulator child after one line that says why (``notice``),
@@ -198,7 +212,7 @@ class Backend(ABC):
             if self._child_cancel is cancel:
                 self._child_cancel = None
 
-    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         """Run an already checked request: the experiment's GPU or simulator half."""
         raise NotImplementedError(f"{type(self).__name__} runs no experiments")
 

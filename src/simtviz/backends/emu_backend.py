@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from simtviz.backends.base import DEVICE_WORDS, Backend, BackendInfo, BackendKind, Progress
-from simtviz.backends.experiment import Experiment
+from simtviz.backends.experiment import AnyExperiment
 from simtviz.backends.sim import SIM_LIMITS
 from simtviz.core.errors import Cancelled, EmulatorUnsupported
 
@@ -43,7 +43,7 @@ def fallback_line(experiment: str, why: str) -> str:
     return f"{why}; running {what} on {SIMULATOR_WORDS} instead (slower)"
 
 
-def why_not_emulated(experiment: Experiment) -> str | None:
+def why_not_emulated(experiment: AnyExperiment) -> str | None:
     """Why ``experiment`` cannot start on the emulator at all (no ``run_emu``), or None."""
     if callable(getattr(experiment, "run_emu", None)):
         return None
@@ -71,7 +71,7 @@ class EmuBackend(Backend):
         """The simulator that runs what the emulator cannot, once one was needed."""
         return self._simulator
 
-    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         self._cancel.clear()
         why = why_not_emulated(experiment)
         if why is None:
@@ -96,7 +96,9 @@ class EmuBackend(Backend):
 
         return report
 
-    def _on_simulator(self, experiment: Experiment, request: Any, progress: Progress | None, why: str) -> Any:
+    def _on_simulator(
+        self, experiment: AnyExperiment, request: Any, progress: Progress | None, why: str
+    ) -> Any:
         self.notice(fallback_line(experiment.name, why))
         with self._lock:
             if self._simulator is None:

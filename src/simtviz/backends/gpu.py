@@ -12,7 +12,7 @@ from typing import Any
 from simtviz.backends import experiment as experiments
 from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress
 from simtviz.backends.cuda_tools import device_limits, to_host_pinned
-from simtviz.backends.experiment import Experiment
+from simtviz.backends.experiment import AnyExperiment
 from simtviz.backends.selection import activate
 from simtviz.core.errors import BackendUnavailable
 from simtviz.core.recording import Recording
@@ -54,7 +54,7 @@ class GpuBackend(Backend):
             if callable(hook):
                 hook(self)
 
-    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         return experiment.run_gpu(self, request, progress)
 
     def to_host(self, recording: Recording) -> Recording:

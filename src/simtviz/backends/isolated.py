@@ -24,7 +24,9 @@ long-lived thread (``spawn``) because Linux's parent-death signal fires when the
 started a child ends, not the process.
 
 ``prewarm`` starts the next child ahead of time (the desktop app keeps one waiting per
-experiment), which hides numba's import (~1 s) from Run.
+experiment), which hides numba's import (~1 s) from Run. A child started for a known request
+gets the environment the experiment's optional ``child_env(kind, request)`` asks for (the trace
+skips its GPU-compile checker when the verdict is cached).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from simtviz.backends.base import Backend, BackendInfo
-from simtviz.backends.experiment import Experiment, module_of, resolve
+from simtviz.backends.experiment import AnyExperiment, module_of, resolve
 from simtviz.backends.isolated_child import read_message, write_message
 from simtviz.core.errors import BackendUnavailable, Cancelled, KernelFailed, TimeLimitReached
 
@@ -144,7 +146,7 @@ class IsolatedChild:
     """One child process of backend ``kind`` for ``experiment``, started now; ``run`` sends it
     one request."""
 
-    def __init__(self, kind: str, experiment: Experiment | str) -> None:
+    def __init__(self, kind: str, experiment: AnyExperiment | str, request: Any = None) -> None:
         global _stale_removed
         self.kind = kind
         chosen = resolve(experiment)
@@ -164,6 +166,9 @@ class IsolatedChild:
         self.folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-"))
         env = child_env(kind)
         env["TMPDIR"] = str(self.folder)  # whatever the child (or the student's file) writes
+        hint = getattr(chosen, "child_env", None)
+        if request is not None and callable(hint):
+            env.update(hint(kind, request))  # the request it will run is known (not started ahead)
         try:
             self.proc = spawn(
                 lambda: subprocess.Popen(
@@ -350,7 +355,7 @@ def _kernel_words(request: Any) -> str:
 
 def run_isolated(
     kind: str,
-    experiment: Experiment | str,
+    experiment: AnyExperiment | str,
     request: Any,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
@@ -369,7 +374,7 @@ def run_isolated(
     if child is None or not child.matches(kind, name):
         if child is not None:
             child.kill()
-        child = IsolatedChild(kind, experiment)
+        child = IsolatedChild(kind, experiment, request)
     return child.run(request, progress, cancel)
 
 
@@ -386,7 +391,7 @@ class ChildBackend(Backend):
     def info(self) -> BackendInfo:
         return self._info
 
-    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         raise NotImplementedError(f"{experiment.name!r} does not run isolated; use create_backend")
 
 
@@ -412,7 +417,7 @@ class WarmChildren:
         with self._lock:
             return self._children.get(experiment)
 
-    def prepare(self, kind: str, experiment: Experiment | str, generation: int | None = None) -> None:
+    def prepare(self, kind: str, experiment: AnyExperiment | str, generation: int | None = None) -> None:
         """Start ``experiment``'s next child of ``kind`` now (on the calling thread), unless one
         waits; not when ``close()`` came since ``generation`` (a window closed meanwhile)."""
         name = resolve(experiment).name
@@ -438,7 +443,7 @@ class WarmChildren:
 WARM = WarmChildren()
 
 
-def prewarm(kind: str, experiment: Experiment | str) -> None:
+def prewarm(kind: str, experiment: AnyExperiment | str) -> None:
     """Start ``experiment``'s next child of ``kind`` on a thread of its own (never the GUI's)."""
 
     generation = WARM.generation

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress
-from simtviz.backends.experiment import Experiment
+from simtviz.backends.experiment import AnyExperiment
 from simtviz.core.limits import DeviceLimits
 
 SIM_LABEL = "CUDA simulator on the CPU — no NVIDIA GPU in use"
@@ -34,5 +34,5 @@ class SimBackend(Backend):
     def info(self) -> BackendInfo:
         return self._info
 
-    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         return experiment.run_sim(request, self._info, progress)

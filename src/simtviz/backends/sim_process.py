@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress
-from simtviz.backends.experiment import Experiment, load, module_of
+from simtviz.backends.experiment import AnyExperiment, load, module_of
 from simtviz.backends.sim import sim_info
 from simtviz.core.errors import Cancelled, KernelFailed
 
@@ -143,7 +143,7 @@ class SimProcessBackend(Backend):
                 proc.join(1.0)
         self._forget_child()
 
-    def execute(self, experiment: Experiment, request: Any, progress: Progress | None) -> Any:
+    def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         """Run ``experiment`` in the child. Progress is what the child reports, or else the
         elapsed share of the experiment's estimate (capped below 1)."""
         estimate_s = experiment.estimate_s(request, self._info)

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check(e: Exercise, args: argparse.Namespace) -> int:
     from simtviz.backends import child_backend
-    from simtviz.backends.exercise import ExerciseRequest
+    from simtviz.backends.exercise import EXERCISE, ExerciseRequest
 
     try:
         source = args.file.read_text(encoding="utf-8")
@@ -123,7 +123,7 @@ def _check(e: Exercise, args: argparse.Namespace) -> int:
     backend = child_backend(args.backend)  # each Check grades in a child process of its own
     request = ExerciseRequest(e.id, source, args.file.name, args.timeout)
     try:
-        report: Report = backend.run("exercise", request)
+        report = backend.run(EXERCISE, request)
     except (TraceUnsupported, KernelCompileError) as exc:
         print(f"simtviz: {args.file}, {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -82,7 +82,7 @@ def _cell(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from simtviz.backends import create_backend
-    from simtviz.backends.schedule import check_can_measure
+    from simtviz.backends.schedule import SCHEDULE, check_can_measure
     from simtviz.backends.selection import resolve_backend
     from simtviz.core.launch import LaunchConfig
     from simtviz.core.schedule import ScheduleRequest, save_npz
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     grid, block = config.grid.as_tuple(), config.block.as_tuple()
     request = ScheduleRequest(grid, block, work_us=args.work_us, smem=args.smem, heavy=args.heavy)
     backend = create_backend(args.backend)
-    result = backend.run("schedule", request)
+    result = backend.run(SCHEDULE, request)
     summary = result.summary()
     if args.out is not None:
         path = save_npz(result, args.out)

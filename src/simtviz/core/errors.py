@@ -82,7 +82,9 @@ class LaunchTooLarge(SimtvizError):
 
     ``str()`` states the facts only; the CLI adds "use --force", the app asks "Run it anyway?".
     ``subject`` names a program that runs several launches (``vecadd``); ``smaller`` is how to
-    ask for less on the command line (``a smaller --n``).
+    ask for less on the command line (``a smaller --n``); ``detail``, what those threads are and
+    how to ask for fewer in the app, in the experiment's own words (the app's "Run it anyway?"
+    shows it under the facts).
     """
 
     def __init__(
@@ -93,14 +95,16 @@ class LaunchTooLarge(SimtvizError):
         where: str,
         subject: str = "",
         smaller: str = "",
+        detail: str = "",
     ) -> None:
-        super().__init__(threads, estimate_s, limit, where, subject, smaller)
+        super().__init__(threads, estimate_s, limit, where, subject, smaller, detail)
         self.threads = threads
         self.estimate_s = estimate_s
         self.limit = limit
         self.where = where
         self.subject = subject
         self.smaller = smaller
+        self.detail = detail
 
     def __str__(self) -> str:
         eta = format_duration(self.estimate_s) if self.estimate_s is not None else "a long time"

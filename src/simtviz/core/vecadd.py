@@ -187,6 +187,18 @@ class VecaddRequest:
             threads += sum(grid_for(self.n, b) * b for b in self.sweep_blocks)
         return threads
 
+    def threads_in_words(self) -> str:
+        """What ``simulated_threads`` counts, and how to ask for fewer: the app's "Run it anyway?"
+        shows it (``LaunchTooLarge.detail``)."""
+        grid, runs = grid_for(self.n, self.block), self.repeats("sim")
+        times = "once" if runs == 1 else f"{runs:,} times"
+        text = f"The vector add with N = {self.n:,} launches {grid:,} blocks of {self.block:,}"
+        text += f" threads {times}"
+        if self.sweep:
+            sizes = ", ".join(f"{b:,}" for b in self.sweep_blocks)
+            text += f", then once per block size of the sweep ({sizes})"
+        return text + ". A smaller N takes less time."
+
 
 def estimate_sim_seconds(request: VecaddRequest) -> float:
     """How long the simulator will take, from the measured rate (shown before a run)."""
@@ -272,6 +284,11 @@ class VecaddResult:
     @property
     def simulated(self) -> bool:
         return self.backend == "sim"
+
+    @property
+    def on_gpu(self) -> bool:
+        """Timed on a GPU (its ids are ``gpu:<name>``); the simulator and the emulator time CPU wall-clock."""
+        return self.backend.startswith("gpu")
 
     @property
     def ok(self) -> bool:

@@ -11,6 +11,7 @@ import html
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
@@ -27,6 +28,9 @@ from simtviz.core.errors import (
     describe,
 )
 from simtviz.core.estimates import format_duration
+
+if TYPE_CHECKING:
+    from simtviz.qt.session import RunSession
 
 TITLE = "Kernel launch failed"
 
@@ -136,15 +140,27 @@ def confirm_long_run(
 
 def ask_run_anyway(parent: QWidget | None, exc: LaunchTooLarge, rerun: Callable[[], object]) -> QMessageBox:
     """The one "Run it anyway?" of the app (``RunSession.confirmRequested``, any experiment):
-    worded from the error's data; Yes calls ``rerun`` (the same request with ``force``)."""
+    worded from the error's data, with the experiment's own ``detail`` (what the threads are, how
+    to ask for fewer) under it; Yes calls ``rerun`` (the same request with ``force``)."""
     eta = format_duration(exc.estimate_s) if exc.estimate_s is not None else "a long time"
+    question = f"Run it anyway? It should take about {eta}; Cancel (Esc) stops it at any time."
     return confirm_long_run(
         parent,
         "launchTooLargeDialog",
         "A long run",
         str(exc),
-        f"Run it anyway? It should take about {eta}; Cancel (Esc) stops it at any time.",
+        f"{exc.detail}\n\n{question}" if exc.detail else question,
         lambda yes: rerun() if yes else None,
+    )
+
+
+def ask_when_too_long(parent: QWidget, session: RunSession) -> None:
+    """Wire the session's ``confirmRequested`` (any experiment's run refused as too long) to one
+    "Run it anyway?" over ``parent``; Yes runs the same request with ``force`` (``run_anyway``)."""
+    session.confirmRequested.connect(
+        lambda experiment, request, exc: ask_run_anyway(
+            parent, exc, lambda: session.run_anyway(experiment, request)
+        )
     )
 
 

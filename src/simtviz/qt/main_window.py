@@ -224,11 +224,7 @@ class MainWindow(QMainWindow):
         s.runStarted.connect(lambda *_: self.show_notice(""))
         self._busy_messages: set[str] = set()
         s.busyChanged.connect(self._on_busy)
-        s.confirmRequested.connect(
-            lambda experiment, request, exc: dialogs.ask_run_anyway(
-                self, exc, lambda: s.run_anyway(experiment, request)
-            )
-        )
+        dialogs.ask_when_too_long(self, s)
         s.fetchFailed.connect(
             lambda exc, _tb: status.showMessage(f"Could not read the record from the GPU: {exc}", 10000)
         )

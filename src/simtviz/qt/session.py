@@ -41,8 +41,6 @@ RECORD = "record"
 VECADD = "vecadd"
 OPEN = "open"  # reading a saved record
 EXPORT = "export"  # writing the records to a file: runStarted/runProgress carry this name
-# Experiments whose tab asks "Run it anyway?" in its own words (the vector add's sweep).
-ASKS_ITSELF = frozenset({VECADD})
 # Threads fetched from a device recording are kept (a few hundred bytes each) up to this many.
 MAX_CACHED_THREADS = 10_000
 
@@ -328,12 +326,7 @@ class RunSession(QObject):
     def _report_failure(self, experiment: str, request: Any, exc: BaseException, tb: str) -> None:
         """``runFailed`` for every failure; a run too long to start unasked also asks."""
         self.runFailed.emit(experiment, request, exc, tb)
-        if (
-            isinstance(exc, LaunchTooLarge)
-            and experiment not in ASKS_ITSELF
-            and is_dataclass(request)
-            and hasattr(request, "force")
-        ):
+        if isinstance(exc, LaunchTooLarge) and is_dataclass(request) and hasattr(request, "force"):
             self.confirmRequested.emit(experiment, request, exc)
 
     def run_anyway(self, experiment: str, request: Any) -> bool:

@@ -209,3 +209,39 @@ def test_the_compile_check_names_the_files_top_level_code_while_it_runs(
     # (numba is simulated in this process, so the compile itself fails: only the phases matter)
     gpu_compile.compile_here(request, gpu_compile.signature(request), gpu_compile.CHECK_CC)
     assert seen == ["module", "prepare"]  # the module's code, then back to checking
+
+
+def test_a_child_started_for_a_cached_kernel_starts_no_checker_and_a_miss_still_compiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from simtviz.backends.trace.batch import TraceBatch
+
+    monkeypatch.setenv("SIMTVIZ_CACHE_DIR", str(tmp_path))
+    request = TraceRequest(FINE, (1, 1, 1), (32, 1, 1), {"a": "float32[32]"}, filename="twice.py")
+    assert gpu_compile.child_env("sim", request) == {}  # not cached: the checker starts with the child
+    key = gpu_compile.cache_key(request, "void(float32[::1])", (7, 5))
+    gpu_compile.write_cached(key, gpu_compile.Verdict(True))
+    on_demand = {"SIMTVIZ_GPU_CHECKER_ON_DEMAND": "1"}
+    assert gpu_compile.child_env("sim", request) == on_demand  # cached: none ahead
+    assert gpu_compile.child_env("emu", request) == on_demand
+    assert gpu_compile.child_env("gpu", request) == {}  # the GPU's child compiles itself
+    assert gpu_compile.child_env("sim", TraceBatch((request,))) == on_demand  # an exercise's cases
+
+    asked: list[str] = []
+
+    class Fake:
+        def ask(self, _request: object, sig: str, _tick: object = None) -> gpu_compile.Verdict:
+            asked.append(sig)
+            return gpu_compile.Verdict(False, 8, "line 8: no")
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(gpu_compile, "Checker", Fake)
+    monkeypatch.setenv("SIMTVIZ_GPU_CHECKER_ON_DEMAND", "1")
+    assert gpu_compile.start_checker("sim") is None  # nothing started ahead in such a child
+    assert gpu_compile.verify(request, "sim", None) is None and asked == []  # the cache answered
+    (tmp_path / "gpu-compile" / f"{key}.json").unlink()  # gone meanwhile: compiled after all
+    with pytest.raises(KernelCompileError):
+        gpu_compile.verify(request, "sim", None)
+    assert asked == ["void(float32[::1])"]

@@ -53,12 +53,12 @@ def test_an_empty_log() -> None:
     arrays = [ArrayInfo("A", (4,), "float32"), ArrayInfo("s", (8,), "float32", "shared")]
     a = analyse(np.zeros((LOG_FIELDS, 0), dtype=np.int64), 0, sites, arrays, (32, 1, 1))
     assert (a.accesses, a.logged, a.oob_total, a.oob) == (0, 0, 0, [])
-    assert a.arrays["A"]["untouched"] == 4 and a.touch["A"].last_writer.tolist() == [NOBODY] * 4
-    assert a.lines[0] | {} == {
+    assert a.arrays["A"].untouched == 4 and a.touch["A"].last_writer.tolist() == [NOBODY] * 4
+    assert a.lines[0].as_json() == {
         "line": 3, "array": "A", "kind": "load", "count": 0, "requests": 0, "sectors": 0,
         "sectors_per_request": None, "efficiency": None,
     }  # fmt: skip
-    assert a.shared_lines == [
+    assert [row.as_json() for row in a.shared_lines or []] == [
         {"line": 4, "array": "s", "kind": "store", "space": "shared", "count": 0, "requests": 0,
          "wavefronts": 0, "wavefronts_per_request": None, "min_wavefronts": 0, "max_conflict_degree": 0}
     ]  # fmt: skip
@@ -72,7 +72,7 @@ def test_one_row() -> None:
     a = analyse(log_of([(5, 0, STORE, 0, 8, 2)]), 1, sites, [ArrayInfo("A", (4,), "float32")], (32, 1, 1))
     assert a.touch["A"].last_writer.tolist() == [NOBODY, NOBODY, 5, NOBODY]
     assert a.touch["A"].writers.tolist() == [0, 0, 1, 0]
-    assert (a.lines[0]["requests"], a.lines[0]["sectors"], a.lines[0]["efficiency"]) == (1, 1, 0.125)
+    assert (a.lines[0].requests, a.lines[0].sectors, a.lines[0].efficiency) == (1, 1, 0.125)
 
 
 def test_a_shared_site_whose_requests_differ_sums_them_and_keeps_the_worst() -> None:
@@ -88,17 +88,17 @@ def test_a_shared_site_whose_requests_differ_sums_them_and_keeps_the_worst() -> 
     (row,) = a.shared_lines or []
     # warp 1 instance 0: words 0, 32, 64, 96 (and thread 40's 0 again: a broadcast): 4 wavefronts
     # requests 3; wavefronts 1 + 4 + 1 = 6; least 1 + 1 + 1 = 3; worst 4
-    assert (row["requests"], row["wavefronts"], row["min_wavefronts"], row["max_conflict_degree"]) == (
+    assert (row.requests, row.wavefronts, row.min_wavefronts, row.max_conflict_degree) == (
         3,
         6,
         3,
         4,
     )
-    assert row["wavefronts_per_request"] == 2.0 and row["count"] == 38
-    assert a.shared_arrays == {
+    assert row.wavefronts_per_request == 2.0 and row.count == 38
+    assert a.summary()["shared_arrays"] == {
         "s": {"shape": [128], "dtype": "float32", "loads": 38, "stores": 0, "atomics": 0}
     }
-    assert a.summary()["shared_lines"] == [row] and a.summary()["shared_arrays"] == a.shared_arrays
+    assert a.summary()["shared_lines"] == [row.as_json()] and list(a.shared_arrays or {}) == ["s"]
 
 
 def test_shared_loads_stores_and_atomics_are_counted_apart() -> None:
@@ -108,13 +108,16 @@ def test_shared_loads_stores_and_atomics_are_counted_apart() -> None:
     sites = [Site(0, 5, 4, "s", "load", 1, "shared"), Site(1, 6, 4, "s", "store", 1, "shared"),
              Site(2, 7, 4, "s", "atomic", 1, "shared")]  # fmt: skip
     a = analyse(log_of(rows), 7, sites, [ArrayInfo("s", (16,), "int32", "shared")], (32, 1, 1))
-    assert a.shared_arrays == {"s": {"shape": [16], "dtype": "int32", "loads": 3, "stores": 3, "atomics": 1}}
-    assert a.oob == [{"array": "s", "line": 6, "kind": "store", "count": 1, "space": "shared"}]
+    s = a.summary()
+    assert s["shared_arrays"] == {
+        "s": {"shape": [16], "dtype": "int32", "loads": 3, "stores": 3, "atomics": 1}
+    }
+    assert s["oob"] == [{"array": "s", "line": 6, "kind": "store", "count": 1, "space": "shared"}]
     assert a.oob_total == 1 and a.summary()["oob_total"] == 1
     assert a.lines == [] and "shared_lines" in a.summary()
     # the store line: 2 performed stores by one warp, 1 request, words 0 and 1: 1 wavefront
-    (store,) = [r for r in a.shared_lines or [] if r["kind"] == "store"]
-    assert (store["count"], store["requests"], store["wavefronts"]) == (3, 1, 1)
+    (store,) = [r for r in a.shared_lines or [] if r.kind == "store"]
+    assert (store.count, store.requests, store.wavefronts) == (3, 1, 1)
 
 
 def test_four_byte_and_eight_byte_shared_arrays_side_by_side() -> None:
@@ -125,8 +128,8 @@ def test_four_byte_and_eight_byte_shared_arrays_side_by_side() -> None:
     sites = [Site(0, 5, 4, "f", "load", 1, "shared"), Site(1, 6, 4, "d", "load", 1, "shared")]
     a = analyse(log_of(rows), 64, sites, arrays, (32, 1, 1))
     f, d = a.shared_lines or []
-    assert (f["wavefronts"], f["min_wavefronts"], f["max_conflict_degree"]) == (2, 1, 2)
-    assert (d["wavefronts"], d["min_wavefronts"], d["max_conflict_degree"]) == (2, 2, 2)
+    assert (f.wavefronts, f.min_wavefronts, f.max_conflict_degree) == (2, 1, 2)
+    assert (d.wavefronts, d.min_wavefronts, d.max_conflict_degree) == (2, 2, 2)
 
 
 def test_the_last_request_of_a_shared_site_may_hold_one_lane() -> None:
@@ -135,7 +138,7 @@ def test_the_last_request_of_a_shared_site_may_hold_one_lane() -> None:
     sites = [Site(0, 5, 4, "s", "load", 1, "shared")]
     a = analyse(log_of(rows), 33, sites, [ArrayInfo("s", (32,), "float32", "shared")], (64, 1, 1))
     (row,) = a.shared_lines or []
-    assert (row["requests"], row["wavefronts"], row["min_wavefronts"]) == (2, 2, 2)
+    assert (row.requests, row.wavefronts, row.min_wavefronts) == (2, 2, 2)
 
 
 def test_a_global_element_loaded_and_added_to_is_not_untouched() -> None:
@@ -143,7 +146,7 @@ def test_a_global_element_loaded_and_added_to_is_not_untouched() -> None:
     rows = [(0, 0, LOAD, 0, 0, 0), (1, 2, ATOMIC, 0, 0, 0), (2, 1, STORE, 0, 4, 1), (3, 0, LOAD, 0, 4, 1)]
     sites = [Site(0, 4, 4, "H", "load", 1), Site(1, 5, 4, "H", "store", 1), Site(2, 6, 4, "H", "atomic", 1)]
     a = analyse(log_of(rows), 4, sites, [ArrayInfo("H", (3,), "int32")], (32, 1, 1))
-    assert a.arrays["H"] == {
+    assert a.arrays["H"].as_json() == {
         "shape": [3], "dtype": "int32", "loads": 2, "stores": 1, "atomics": 1,
         "untouched": 1, "multi_writer": 0,
     }  # fmt: skip
@@ -173,7 +176,7 @@ def test_a_shared_site_whose_only_access_was_out_of_bounds_makes_no_request() ->
     sites = [Site(0, 5, 4, "s", "load", 1, "shared")]
     a = analyse(log_of(rows), 1, sites, [ArrayInfo("s", (16,), "float32", "shared")], (32, 1, 1))
     (row,) = a.shared_lines or []
-    assert (row["count"], row["requests"], row["wavefronts"], row["max_conflict_degree"]) == (1, 0, 0, 0)
+    assert (row.count, row.requests, row.wavefronts, row.max_conflict_degree) == (1, 0, 0, 0)
     assert a.site_counts[0]["requests"] == 0 and a.oob_total == 1
 
 
@@ -198,9 +201,9 @@ def test_ratios_are_rounded_to_4_decimals() -> None:
     arrays = [ArrayInfo("A", (64,), "float32"), ArrayInfo("s", (128,), "float32", "shared")]
     a = analyse(log_of(rows), len(rows), sites, arrays, (96, 1, 1))
     (g,) = a.lines
-    assert (g["requests"], g["sectors"], g["sectors_per_request"], g["efficiency"]) == (3, 7, 2.3333, 0.6429)
+    assert (g.requests, g.sectors, g.sectors_per_request, g.efficiency) == (3, 7, 2.3333, 0.6429)
     (s,) = a.shared_lines or []
-    assert (s["requests"], s["wavefronts"], s["wavefronts_per_request"]) == (3, 7, 2.3333)
+    assert (s.requests, s.wavefronts, s.wavefronts_per_request) == (3, 7, 2.3333)
 
 
 def test_out_of_bounds_rows_are_listed_by_line_then_array() -> None:
@@ -215,8 +218,8 @@ def test_out_of_bounds_rows_are_listed_by_line_then_array() -> None:
     rows = [(0, 0, -STORE - 1, 0, 36, 9), (1, 0, -STORE - 1, 0, 36, 9), (0, 1, -LOAD - 1, 1, 36, 9),
             (0, 2, -LOAD - 1, 2, 36, 9)]  # fmt: skip
     a = analyse(log_of(rows), 4, sites, arrays, (32, 1, 1))
-    assert [(o["array"], o["line"], o["kind"], o["count"]) for o in a.oob] == [
+    assert [(o.array, o.line, o.kind, o.count) for o in a.oob] == [
         ("A", 3, "load", 1), ("Z", 3, "store", 2), ("M", 5, "load", 1),
     ]  # fmt: skip
     # and per array: Z 2 store attempts, no load; A 1 load
-    assert (a.arrays["Z"]["stores"], a.arrays["Z"]["loads"], a.arrays["A"]["loads"]) == (2, 0, 1)
+    assert (a.arrays["Z"].stores, a.arrays["Z"].loads, a.arrays["A"].loads) == (2, 0, 1)

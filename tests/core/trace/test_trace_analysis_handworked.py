@@ -50,8 +50,8 @@ def test_48_thread_blocks_give_4_requests_not_3() -> None:
     log = log_rows([(t, 0, LOAD, 0, (t,)) for t in range(96)])
     a = analyse(log, 96, [Site(0, 5, 8, "A", "load", 1)], [ArrayInfo("A", (96,), "float32")], (48, 1, 1))
     (row,) = a.lines
-    assert (row["count"], row["requests"], row["sectors"]) == (96, 4, 12)
-    assert row["sectors_per_request"] == 3.0 and row["efficiency"] == 1.0
+    assert (row.count, row.requests, row.sectors) == (96, 4, 12)
+    assert row.sectors_per_request == 3.0 and row.efficiency == 1.0
     assert a.site_counts[0]["bytes"] == 384  # 96 distinct elements × 4 bytes
 
 
@@ -62,7 +62,7 @@ def test_a_thread_that_runs_a_site_twice_makes_two_requests() -> None:
     a = analyse(
         log_rows(rows), 64, [Site(0, 3, 8, "A", "load", 1)], [ArrayInfo("A", (64,), "float32")], (32, 1, 1)
     )
-    assert (a.lines[0]["requests"], a.lines[0]["sectors"]) == (2, 8)
+    assert (a.lines[0].requests, a.lines[0].sectors) == (2, 8)
 
 
 # --- who touched each element --------------------------------------------------------------------
@@ -82,7 +82,7 @@ def test_the_last_writer_is_the_last_store_in_log_order() -> None:
     t = a.touch["H"]
     assert t.last_writer.tolist() == [NOBODY, 2, NOBODY, NOBODY]
     assert t.writers.tolist() == [0, 3, 0, 0]
-    assert a.arrays["H"]["multi_writer"] == 1 and a.arrays["H"]["untouched"] == 3
+    assert a.arrays["H"].multi_writer == 1 and a.arrays["H"].untouched == 3
 
 
 def test_the_last_writer_ignores_the_order_of_elements_between_rows() -> None:
@@ -99,8 +99,8 @@ def test_atomics_count_as_touching_every_histogram_bin() -> None:
     a = analyse(log_rows(rows), 8, SITES, H, (32, 1, 1))
     t = a.touch["H"]
     assert t.atomics.tolist() == [2, 2, 2, 2]
-    assert a.arrays["H"]["untouched"] == 0 and a.arrays["H"]["multi_writer"] == 0
-    assert a.arrays["H"]["atomics"] == 8 and a.arrays["H"]["stores"] == 0
+    assert a.arrays["H"].untouched == 0 and a.arrays["H"].multi_writer == 0
+    assert a.arrays["H"].atomics == 8 and a.arrays["H"].stores == 0
     assert t.last_writer.tolist() == [4, 5, 6, 7]
     assert t.writers.tolist() == [0, 0, 0, 0]
 
@@ -114,12 +114,12 @@ def test_a_load_a_store_and_an_atomic_on_one_element() -> None:
     t = a.touch["H"]
     assert (t.loads[2], t.stores[2], t.atomics[2], t.writers[2]) == (2, 1, 1, 1)
     assert (t.last_writer[2], t.last_reader[2]) == (11, 12)
-    assert a.arrays["H"] == {
+    assert a.arrays["H"].as_json() == {
         "shape": [4], "dtype": "int32", "loads": 2, "stores": 1, "atomics": 1,
         "untouched": 3, "multi_writer": 0,
     }  # fmt: skip
     # one line per kind, in source order (4 load, 5 store, 6 atomic)
-    assert [(r["line"], r["kind"], r["count"]) for r in a.lines] == [
+    assert [(r.line, r.kind, r.count) for r in a.lines] == [
         (4, "load", 2),
         (5, "store", 1),
         (6, "atomic", 1),
@@ -131,10 +131,10 @@ def test_out_of_bounds_rows_touch_nothing_and_are_listed() -> None:
     # counted in oob, touches no element, and makes no request.
     rows = [(0, 1, STORE, 0, (1,)), (1, 1, STORE, 0, (4,))]
     a = analyse(log_rows(rows, oob={1}), 2, SITES, H, (32, 1, 1))
-    assert a.oob_total == 1 and a.oob == [{"array": "H", "line": 5, "kind": "store", "count": 1}]
+    assert a.oob_total == 1 and a.summary()["oob"] == [{"array": "H", "line": 5, "kind": "store", "count": 1}]
     assert a.touch["H"].stores.tolist() == [0, 1, 0, 0]
-    (store,) = [r for r in a.lines if r["kind"] == "store"]
-    assert (store["count"], store["requests"], store["sectors"]) == (2, 1, 1)
+    (store,) = [r for r in a.lines if r.kind == "store"]
+    assert (store.count, store.requests, store.sectors) == (2, 1, 1)
     (detail,) = oob_details(log_rows(rows, oob={1}), SITES, H)
     assert detail == {"thread": 1, "line": 5, "array": "H", "kind": "store", "index": [4], "shape": [4]}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from simtviz.core.trace.analysis import LOG_FIELDS, ArrayInfo, analyse
 from simtviz.core.trace.model import BlockWindow, TraceResult
 from simtviz.core.trace.report import OOB_SHOWN, bank_words, findings, save_npz, timing_words
 from simtviz.core.trace.rewrite import Site
+from simtviz.core.trace.stats import SharedLineStats
 
 LOAD, STORE, ATOMIC = 0, 1, 2
 SITES = (
@@ -131,17 +133,22 @@ def test_the_check_lines() -> None:
 def test_timing_words_give_both_times_and_the_slowdown() -> None:
     # 2.000 ms traced / 0.500 ms as written = 4× slower
     s = {"backend": "gpu:NVIDIA H200", "kernel_ms": 0.5, "instrumented_ms": 2.0}
-    assert timing_words(s) == (
+    assert timing_words(**s) == (
         "Kernel time: 0.500 ms as written, 2.000 ms traced (4× slower: every access is logged) "
         "(GPU time, host launch cost excluded)."
     )
-    assert timing_words({"backend": "gpu:X", "kernel_ms": 0.25, "instrumented_ms": None}) == (
+    assert timing_words(**{"backend": "gpu:X", "kernel_ms": 0.25, "instrumented_ms": None}) == (
         "Kernel time: 0.250 ms as written (GPU time, host launch cost excluded)."
     )
     assert (
-        timing_words({"backend": "gpu:X", "kernel_ms": None, "instrumented_ms": None})
+        timing_words(**{"backend": "gpu:X", "kernel_ms": None, "instrumented_ms": None})
         == "Kernel time: not measured."
     )
+
+
+def shared(row: dict[str, Any]) -> SharedLineStats:
+    """A shared line of these counts (its line, array, kind and count do not change the words)."""
+    return SharedLineStats(line=9, array="s", kind="load", count=0, **row)
 
 
 def test_bank_words_for_the_least_possible_and_for_conflicts() -> None:
@@ -153,8 +160,8 @@ def test_bank_words_for_the_least_possible_and_for_conflicts() -> None:
         "requests": 2,
         "max_conflict_degree": 2,
     }
-    assert (
-        bank_words(row) == "2 wavefronts per request (no bank conflicts: 2 is the least for these elements)"
+    assert bank_words(shared(row)) == (
+        "2 wavefronts per request (no bank conflicts: 2 is the least for these elements)"
     )
     row = {
         "wavefronts_per_request": 1.0,
@@ -163,7 +170,7 @@ def test_bank_words_for_the_least_possible_and_for_conflicts() -> None:
         "requests": 3,
         "max_conflict_degree": 1,
     }
-    assert bank_words(row) == "1 wavefront per request (no bank conflicts)"
+    assert bank_words(shared(row)) == "1 wavefront per request (no bank conflicts)"
     row = {
         "wavefronts_per_request": 16.0,
         "wavefronts": 32,
@@ -171,7 +178,9 @@ def test_bank_words_for_the_least_possible_and_for_conflicts() -> None:
         "requests": 2,
         "max_conflict_degree": 32,
     }
-    assert bank_words(row) == "16 wavefronts per request (up to a 32-way bank conflict; 1 without conflicts)"
+    assert bank_words(shared(row)) == (
+        "16 wavefronts per request (up to a 32-way bank conflict; 1 without conflicts)"
+    )
 
 
 def test_the_npz_decodes_every_row(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 from sim_templates import sim_template
 from simtviz.core.trace.model import TraceRequest, TraceResult
 from simtviz.core.trace.report import findings
+from simtviz.core.trace.stats import LineStats
 from simtviz.core.trace.templates import template
 from simtviz.core.trace.words import (
     look_at,
@@ -72,7 +73,7 @@ def test_sectors_per_request_rounded_with_their_ideal_and_a_legend() -> None:
 
 def test_number_and_the_ideal_for_8_byte_elements() -> None:
     assert [number(v) for v in (3.90625, 6.5, 4.0, 1.0, 0.333)] == ["3.91", "6.5", "4", "1", "0.33"]
-    row = {"sectors_per_request": 8.0, "efficiency": 1.0}
+    row = LineStats(7, "A", "load", 32, 1, 8, sectors_per_request=8.0, efficiency=1.0)
     # 32 lanes × 8 bytes = 256 bytes = 8 sectors of 32 bytes.
     assert (
         sectors_words(row, "float64")
@@ -102,16 +103,16 @@ def test_threads_in_cuda_words_and_2d_elements_by_row_and_column() -> None:
 
 
 def test_every_kind_of_finding_has_a_line_to_look_at() -> None:
-    assert look_at(run_template("vecadd_unguarded").summary())[0][0] == 14  # out of bounds
-    assert look_at(run_template("histogram_racing").summary())[0] == (
+    assert look_at(run_template("vecadd_unguarded").analysis)[0][0] == 14  # out of bounds
+    assert look_at(run_template("histogram_racing").analysis)[0] == (
         15,
         "bins: elements stored by more than one thread",
     )  # the racing store
     # B[j, i] = A[i, j]: the store on line 15 takes 16 sectors per request where 4 would do.
-    assert look_at(run_template("transpose_naive").summary()) == [(15, "B: scattered accesses")]
-    tile = look_at(run_template("transpose_tile").summary())
+    assert look_at(run_template("transpose_naive").analysis) == [(15, "B: scattered accesses")]
+    tile = look_at(run_template("transpose_tile").analysis)
     assert [why for _, why in tile] == ["tile: bank conflicts"]
-    assert look_at(run_template("vecadd_guarded").summary()) == []
+    assert look_at(run_template("vecadd_guarded").analysis) == []
 
 
 def test_the_findings_name_the_lines_to_look_at_first() -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from simtviz.core.trace.analysis import Analysis
+from simtviz.core.trace.stats import ArrayStats, LineStats
 from simtviz.core.trace.words import look_at, shape_words, simulated_failure_words, thread_words
 
 
@@ -27,15 +29,17 @@ def test_a_3d_shape_is_said_as_a_tuple() -> None:
 
 def row(
     line: int, array: str, kind: str, requests: int = 0, sectors: float = 0.0, eff: float = 1.0
-) -> dict[str, Any]:
-    return {
-        "line": line,
-        "array": array,
-        "kind": kind,
-        "requests": requests,
-        "sectors_per_request": sectors,
-        "efficiency": eff,
+) -> LineStats:
+    return LineStats(line, array, kind, 0, requests, 0, sectors_per_request=sectors, efficiency=eff)
+
+
+def analysis(s: dict[str, Any]) -> Analysis:
+    """An analysis with these arrays (their dtype and multiple writers) and per-line rows."""
+    arrays = {
+        name: ArrayStats((), a["dtype"], 0, 0, 0, untouched=0, multi_writer=a.get("multi_writer", 0))
+        for name, a in s["arrays"].items()
     }
+    return Analysis(accesses=0, logged=0, oob_total=0, oob=[], arrays=arrays, lines=s["lines"])
 
 
 def test_a_race_points_at_the_arrays_stores_only() -> None:
@@ -43,7 +47,7 @@ def test_a_race_points_at_the_arrays_stores_only() -> None:
         "arrays": {"A": {"multi_writer": 3, "dtype": "float32"}, "B": {"dtype": "float32"}},
         "lines": [row(7, "A", "load"), row(8, "A", "store"), row(9, "B", "store")],
     }
-    assert look_at(s) == [(8, "A: elements stored by more than one thread")]
+    assert look_at(analysis(s)) == [(8, "A: elements stored by more than one thread")]
 
 
 def test_scattered_accesses_from_either_too_many_sectors_or_too_little_use() -> None:
@@ -57,7 +61,7 @@ def test_scattered_accesses_from_either_too_many_sectors_or_too_little_use() -> 
             row(9, "A", "load", requests=2, sectors=4.0, eff=0.25),  # too little used only
         ],
     }
-    assert look_at(s) == [(8, "A: scattered accesses"), (9, "A: scattered accesses")]
+    assert look_at(analysis(s)) == [(8, "A: scattered accesses"), (9, "A: scattered accesses")]
 
 
 def test_a_simulated_failure_is_said_with_its_line() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from simtviz.backends.base import Backend, BackendInfo, Progress
-from simtviz.backends.experiment import register
+from simtviz.backends.experiment import Experiment, register
 from simtviz.backends.isolated import ANALYSIS_FROM
 from simtviz.backends.trace import TRACE
 from simtviz.backends.trace.batch import TraceBatch, TraceBatchResult
@@ -137,6 +137,12 @@ class ExerciseExperiment:
     def estimate_s(self, request: ExerciseRequest, info: BackendInfo) -> float | None:
         return None
 
+    def child_env(self, kind: str, request: object) -> dict[str, str]:
+        """For a child started for ``request``: no GPU-compile checker ahead when not needed."""
+        from simtviz.backends.trace.gpu_compile import child_env
+
+        return child_env(kind, request)
+
     def child_session(self, kind: str) -> ExerciseSession:
         return ExerciseSession(kind)
 
@@ -154,4 +160,4 @@ class ExerciseExperiment:
         return grade(request, "emu", in_process("emu", progress))
 
 
-EXERCISE = register(ExerciseExperiment())
+EXERCISE: Experiment[ExerciseRequest, Report] = register(ExerciseExperiment())

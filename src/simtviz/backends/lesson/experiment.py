@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from simtviz.backends.experiment import register
+from simtviz.backends.experiment import Experiment, register
 
 if TYPE_CHECKING:
     from simtviz.backends.base import Backend, BackendInfo, Progress
@@ -55,4 +55,4 @@ class LessonExperiment:
         return run_probe(request.probe, **request.params)
 
 
-LESSON = register(LessonExperiment())
+LESSON: Experiment[LessonRequest, Result] = register(LessonExperiment())

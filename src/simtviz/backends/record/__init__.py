@@ -7,10 +7,8 @@ keeps the record on the device; the simulator half (``record.sim``) fills NumPy 
 
 from __future__ import annotations
 
-from typing import Any
-
 from simtviz.backends.base import Backend, BackendInfo, Progress, check_size, simulated_rejection
-from simtviz.backends.experiment import register
+from simtviz.backends.experiment import Experiment, register
 from simtviz.core.limits import validate
 from simtviz.core.record import RecordRequest
 from simtviz.core.recording import Recording
@@ -42,7 +40,7 @@ class RecordExperiment:
 
         warm_up_record(backend)
 
-    def run_sim(self, request: RecordRequest, info: BackendInfo, progress: Progress | None) -> Any:
+    def run_sim(self, request: RecordRequest, info: BackendInfo, progress: Progress | None) -> Recording:
         from simtviz.backends.record.sim import record_in_simulator
 
         return record_in_simulator(request, info, progress)
@@ -57,6 +55,6 @@ class RecordExperiment:
         return record_in_emulator(request, info, progress)
 
 
-RECORD = register(RecordExperiment())
+RECORD: Experiment[RecordRequest, Recording] = register(RecordExperiment())
 
 __all__ = ["RECORD", "RecordExperiment", "RecordRequest"]

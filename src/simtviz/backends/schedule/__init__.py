@@ -13,10 +13,8 @@ returns a ``ScheduleResult``. The simulator has no SM ids and no GPU clock, so `
 
 from __future__ import annotations
 
-from typing import Any
-
 from simtviz.backends.base import Backend, BackendInfo, Progress
-from simtviz.backends.experiment import register
+from simtviz.backends.experiment import Experiment, register
 from simtviz.backends.schedule.gpu import driver_blocks_per_sm, run_schedule_gpu
 from simtviz.backends.schedule.occupancy import (
     GpuOccupancyFacts,
@@ -54,11 +52,14 @@ class ScheduleExperiment:
 
         gpu_occupancy_facts()
 
-    def run_sim(self, request: ScheduleRequest, info: BackendInfo, progress: Progress | None) -> Any:
+    def run_sim(
+        self, request: ScheduleRequest, info: BackendInfo, progress: Progress | None
+    ) -> ScheduleResult:
         check_can_measure("sim")  # never reached: check() refuses first
+        raise AssertionError("check_can_measure refuses the simulator")
 
 
-SCHEDULE = register(ScheduleExperiment())
+SCHEDULE: Experiment[ScheduleRequest, ScheduleResult] = register(ScheduleExperiment())
 
 __all__ = [
     "SCHEDULE",

@@ -22,10 +22,10 @@ from simtviz.backends.experiment import register
 from simtviz.backends.isolated import ANALYSIS_FROM
 from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.launch import Dim3, LaunchConfig
-from simtviz.core.trace.args import ArgSpecError, match_parameters, parse_args
+from simtviz.core.trace.args import ArgSpecError, parse_args
 from simtviz.core.trace.model import TraceRequest
-from simtviz.core.trace.rewrite import Rewrite, rewrite_kernel
-from simtviz.core.trace.source import TraceUnsupported, choose_kernel, parse
+from simtviz.core.trace.rewrite import Rewrite
+from simtviz.core.trace.source import TraceUnsupported
 
 # Texts up to this many characters are parsed here before a run (a few ms); a longer one only in
 # the child, inside the time limit, so the app's GUI thread never parses megabytes (1 MB took 6 s).
@@ -38,16 +38,9 @@ def launch_config(request: TraceRequest) -> LaunchConfig:
 
 def precheck(request: TraceRequest) -> Rewrite:
     """Everything that can be checked from the text alone (nothing runs): the kernel, its
-    arguments, the constructs. Raises TraceUnsupported / ArgSpecError with the student's line."""
-    from simtviz.core.trace.args import ArraySpec
-
-    specs_by_name = parse_args(request.args)
-    tree = parse(request.source, request.filename)
-    fn = choose_kernel(tree, request.kernel)
-    params = tuple(a.arg for a in fn.args.posonlyargs + fn.args.args)
-    specs = match_parameters(params, specs_by_name)
-    dims = {s.name: s.ndim for s in specs if isinstance(s, ArraySpec)}
-    return rewrite_kernel(request.source, fn.name, dims, request.filename)
+    arguments, the constructs. Raises TraceUnsupported / ArgSpecError with the student's line.
+    The request's plan keeps what it read, for the next check and (in the child) the run."""
+    return request.plan().rewrite
 
 
 class TraceExperiment:
@@ -102,6 +95,12 @@ class TraceExperiment:
 
     def estimate_s(self, request: TraceRequest, info: BackendInfo) -> float | None:
         return info.estimate_seconds(request.threads, "trace") if info.speaks_for_driver else None
+
+    def child_env(self, kind: str, request: object) -> dict[str, str]:
+        """For a child started for ``request``: no GPU-compile checker ahead when not needed."""
+        from simtviz.backends.trace.gpu_compile import child_env
+
+        return child_env(kind, request)
 
     def child_session(self, kind: str) -> Any:
         """What the run's child process does (``isolated_child``): see ``trace.child``."""

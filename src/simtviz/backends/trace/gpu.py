@@ -119,12 +119,12 @@ def run_trace_gpu(request: TraceRequest, progress: Progress | None = None) -> Tr
             request, f"gpu:{name}", analysis, host_log, outputs, compile_s, analysis_s, window_accesses
         )
         if request.time_kernel:
-            shared_oob = [o for o in analysis.oob if o.get("space") == "shared"]
+            shared_oob = [o for o in analysis.oob if o.space == "shared"]
             if shared_oob:
                 first = shared_oob[0]
                 result.notes.append(
-                    f"the kernel as written was not timed: it indexes the shared array {first['array']} "
-                    f"out of bounds (line {first['line']}), which on a GPU can fault"
+                    f"the kernel as written was not timed: it indexes the shared array {first.array} "
+                    f"out of bounds (line {first.line}), which on a GPU can fault"
                 )
             _time_kernels(prepared, request, result, fresh, capacity, time_plain=not shared_oob)
         prepared.conclude(request, result)

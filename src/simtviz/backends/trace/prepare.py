@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from simtviz.core.trace.analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, SHARED, ArrayInfo
-from simtviz.core.trace.args import ArraySpec, build_host_args, match_parameters, parse_args
+from simtviz.core.trace.analysis import C_OUTSIDE, C_SLOTS, COUNTERS, LOG_FIELDS, ArrayInfo
+from simtviz.core.trace.args import build_host_args
 from simtviz.core.trace.hazards import loop_carried
 from simtviz.core.trace.model import (
     KernelCompileError,
@@ -30,8 +30,8 @@ from simtviz.core.trace.model import (
     TraceResult,
     evaluate_check,
 )
-from simtviz.core.trace.rewrite import Rewrite, rewrite_kernel
-from simtviz.core.trace.source import choose_kernel, describe_numba_error, numba_error_line, parse
+from simtviz.core.trace.rewrite import Rewrite
+from simtviz.core.trace.source import describe_numba_error, numba_error_line
 
 # Set by the child process: tells the parent what the run is doing (``phase``), so that a stop at
 # the time limit names it: "arrays" (building the arguments), "module" (the file's top-level
@@ -165,21 +165,15 @@ def read_counts(counters: Any) -> tuple[int, int]:
 
 
 def prepare(request: TraceRequest) -> Prepared:
-    """Parse and check everything that can be checked without running the student's code."""
+    """Check everything that can be checked without running the student's code (the request's
+    plan: the text parsed once, in this process), then build the arguments."""
     request.check_window()
-    specs_by_name = parse_args(request.args)
-    tree = parse(request.source, request.filename)
-    fn = choose_kernel(tree, request.kernel)
-    params = tuple(a.arg for a in fn.args.posonlyargs + fn.args.args)
-    specs = match_parameters(params, specs_by_name)
-    dims = {s.name: s.ndim for s in specs if isinstance(s, ArraySpec)}
-    rewrite = rewrite_kernel(request.source, fn.name, dims, request.filename)
+    plan = request.plan()
+    rewrite = plan.rewrite
+    specs = plan.specs
     phase("arrays")
     host = build_host_args(specs, request.seed)
-    # In log-id order: the array parameters, then the kernel's shared arrays.
-    arrays = tuple(ArrayInfo(s.name, s.shape, s.dtype) for s in specs if isinstance(s, ArraySpec)) + tuple(
-        ArrayInfo(s.name, s.shape, s.dtype, SHARED) for s in rewrite.shared
-    )
+    arrays = plan.arrays()  # in log-id order: the array parameters, then the kernel's shared arrays
     folder = Path(tempfile.mkdtemp(prefix="simtviz-trace-"))
     stem = "".join(c if c.isalnum() else "_" for c in Path(request.filename).stem) or "kernel"
     path = folder / f"{stem}.py"

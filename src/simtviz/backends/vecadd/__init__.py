@@ -7,7 +7,7 @@ simulator with NumPy. Neither imports the other: what both need lives in ``core.
 from __future__ import annotations
 
 from simtviz.backends.base import Backend, BackendInfo, Progress, check_size, simulated_rejection
-from simtviz.backends.experiment import register
+from simtviz.backends.experiment import Experiment, register
 from simtviz.core.vecadd import VecaddRequest, VecaddResult
 
 
@@ -25,6 +25,7 @@ def check_sim_request(request: VecaddRequest, info: BackendInfo) -> None:
         "vecadd",
         subject="vecadd",
         smaller="a smaller --n",
+        detail=request.threads_in_words(),
     )
 
 
@@ -62,10 +63,9 @@ class VecaddExperiment:
         return run_vecadd_emu(request, info.label if info is not None else "emu", progress)
 
 
-VECADD = register(VecaddExperiment())
+VECADD: Experiment[VecaddRequest, VecaddResult] = register(VecaddExperiment())
 
 
 def run_vecadd(backend: Backend, request: VecaddRequest, progress: Progress | None = None) -> VecaddResult:
     """Raise LaunchRejected / LaunchTooLarge before running; a kernel that raised is a result."""
-    result: VecaddResult = backend.run(VECADD, request, progress)
-    return result
+    return backend.run(VECADD, request, progress)

@@ -202,24 +202,24 @@ def _last_store_words(r: TraceResult, name: str) -> str:
 def check_coalesced(ex: Exercise, results: Sequence[TraceResult], cases: Sequence[Case]) -> CheckResult:
     for k, (r, case) in enumerate(zip(results, cases, strict=True)):
         size = {a.name: a.itemsize for a in r.arrays}
-        for row in r.summary()["lines"]:
-            if row["kind"] == "atomic" or not row["requests"]:
+        for row in r.analysis.lines:
+            if row.kind == "atomic" or not row.requests:
                 continue
-            ideal = size[row["array"]] * 32 / SECTOR_BYTES  # 32 lanes, neighbouring elements
-            if row["sectors_per_request"] <= ideal + ex.coalesced_slack:
+            ideal = size[row.array] * 32 / SECTOR_BYTES  # 32 lanes, neighbouring elements
+            if (row.sectors_per_request or 0.0) <= ideal + ex.coalesced_slack:
                 continue
             text = (
-                f"{case_words(k, case)}: line {row['line']} {row['kind']}s {row['array']} with "
-                f"{row['sectors_per_request']:g} sectors per request (ideal {ideal:g})"
+                f"{case_words(k, case)}: line {row.line} {row.kind}s {row.array} with "
+                f"{row.sectors_per_request:g} sectors per request (ideal {ideal:g})"
             )
-            pair = neighbours(r, row["line"], row["array"], row["kind"])
+            pair = neighbours(r, row.line, row.array, row.kind)
             if pair is not None:
                 a, b = pair
                 gap = abs(int(r.log[F_OFFSET, b]) - int(r.log[F_OFFSET, a]))
                 text += (
                     f": neighbouring lanes {who(r, int(r.log[F_THREAD, a]))} and "
-                    f"thread {int(r.log[F_THREAD, b]):,} touch {_element(row['array'], _index(r, a))} and "
-                    f"{_element(row['array'], _index(r, b))}, {gap:,} bytes apart"
+                    f"thread {int(r.log[F_THREAD, b]):,} touch {_element(row.array, _index(r, a))} and "
+                    f"{_element(row.array, _index(r, b))}, {gap:,} bytes apart"
                 )
             return CheckResult("coalesced", False, text + ".")
     return CheckResult("coalesced", True, "every global load and store of a warp uses the fewest sectors.")
@@ -227,22 +227,22 @@ def check_coalesced(ex: Exercise, results: Sequence[TraceResult], cases: Sequenc
 
 def check_conflict_free(ex: Exercise, results: Sequence[TraceResult], cases: Sequence[Case]) -> CheckResult:
     for k, (r, case) in enumerate(zip(results, cases, strict=True)):
-        for row in r.summary().get("shared_lines") or []:
-            if not row["requests"] or row["wavefronts"] == row["min_wavefronts"]:
+        for row in r.analysis.shared_lines or []:
+            if not row.requests or row.wavefronts == row.min_wavefronts:
                 continue
             text = (
-                f"{case_words(k, case)}: line {row['line']} {row['kind']}s the shared array {row['array']} "
-                f"with {row['wavefronts_per_request']:g} wavefronts per request (up to a "
-                f"{row['max_conflict_degree']}-way bank conflict)"
+                f"{case_words(k, case)}: line {row.line} {row.kind}s the shared array {row.array} "
+                f"with {row.wavefronts_per_request:g} wavefronts per request (up to a "
+                f"{row.max_conflict_degree}-way bank conflict)"
             )
-            pair = neighbours(r, row["line"], row["array"], row["kind"])
+            pair = neighbours(r, row.line, row.array, row.kind)
             if pair is not None:
                 a, b = pair
                 banks = [(int(r.log[F_OFFSET, x]) // 4) % 32 for x in pair]
                 text += (
                     f": {who(r, int(r.log[F_THREAD, a]))} and thread {int(r.log[F_THREAD, b]):,} touch "
-                    f"{_element(row['array'], _index(r, a))} (bank {banks[0]}) and "
-                    f"{_element(row['array'], _index(r, b))} (bank {banks[1]})"
+                    f"{_element(row.array, _index(r, a))} (bank {banks[0]}) and "
+                    f"{_element(row.array, _index(r, b))} (bank {banks[1]})"
                 )
             return CheckResult("conflict_free", False, text + ".")
     return CheckResult("conflict_free", True, "every shared-memory request takes one wavefront per pass.")
@@ -250,7 +250,7 @@ def check_conflict_free(ex: Exercise, results: Sequence[TraceResult], cases: Seq
 
 def check_race_free(ex: Exercise, results: Sequence[TraceResult], cases: Sequence[Case]) -> CheckResult:
     for k, (r, case) in enumerate(zip(results, cases, strict=True)):
-        hazards = r.summary()["hazards"]
+        hazards = r.analysis.hazards
         if hazards:
             more = f" ({len(hazards)} pairs of lines in all)" if len(hazards) > 1 else ""
             return CheckResult(

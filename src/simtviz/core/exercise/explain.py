@@ -112,7 +112,7 @@ def _coverage(ex: Exercise, r: TraceResult) -> str | None:
 
 
 def _race(r: TraceResult) -> str | None:
-    for h in r.summary()["hazards"]:
+    for h in r.analysis.hazards:
         ex = h["example"]
         a, b = h["line_first"], h["line_second"]
         first, second = (who(r, t) for t in ex["threads"])
@@ -143,11 +143,11 @@ def _race(r: TraceResult) -> str | None:
 
 
 def _swapped(r: TraceResult) -> str | None:
-    for row in r.summary()["lines"]:
-        info = next(a for a in r.arrays if a.name == row["array"])
-        if len(info.shape) != 2 or not row["requests"] or row["sectors_per_request"] <= info.itemsize + 1:
+    for row in r.analysis.lines:
+        info = next(a for a in r.arrays if a.name == row.array)
+        if len(info.shape) != 2 or not row.requests or (row.sectors_per_request or 0.0) <= info.itemsize + 1:
             continue
-        pair = neighbours(r, row["line"], row["array"], row["kind"])
+        pair = neighbours(r, row.line, row.array, row.kind)
         if pair is None:
             continue
         p, q = pair
@@ -156,21 +156,21 @@ def _swapped(r: TraceResult) -> str | None:
         if abs(di0) == 1 and di1 == 0:
             tp = int(r.log[F_THREAD, p])
             return (
-                f"x and y swapped: line {row['line']}: neighbouring threads in x, {who(r, tp)} and thread "
-                f"{tp + 1:,}, touch {row['array']}[{int(r.log[F_I0, p])}, {int(r.log[F_I1, p])}] and "
-                f"{row['array']}[{int(r.log[F_I0, q])}, {int(r.log[F_I1, q])}], a row apart "
-                f"({row['sectors_per_request']:g} sectors per request): x must index the last axis, "
-                f"{row['array']}[y, x]."
+                f"x and y swapped: line {row.line}: neighbouring threads in x, {who(r, tp)} and thread "
+                f"{tp + 1:,}, touch {row.array}[{int(r.log[F_I0, p])}, {int(r.log[F_I1, p])}] and "
+                f"{row.array}[{int(r.log[F_I0, q])}, {int(r.log[F_I1, q])}], a row apart "
+                f"({row.sectors_per_request:g} sectors per request): x must index the last axis, "
+                f"{row.array}[y, x]."
             )
     return None
 
 
 def _padding(r: TraceResult) -> str | None:
-    for row in r.summary().get("shared_lines") or []:
-        if not row["requests"] or row["wavefronts"] == row["min_wavefronts"]:
+    for row in r.analysis.shared_lines or []:
+        if not row.requests or row.wavefronts == row.min_wavefronts:
             continue
-        info = next(a for a in r.arrays if a.name == row["array"])
-        pair = neighbours(r, row["line"], row["array"], row["kind"])
+        info = next(a for a in r.arrays if a.name == row.array)
+        pair = neighbours(r, row.line, row.array, row.kind)
         if len(info.shape) != 2 or pair is None:
             continue
         p, q = pair
@@ -179,11 +179,11 @@ def _padding(r: TraceResult) -> str | None:
             bank = (int(r.log[F_OFFSET, p]) // 4) % 32
             rows, cols = info.shape
             return (
-                f"Padded tile forgotten: line {row['line']}: {who(r, int(r.log[F_THREAD, p]))} and the next "
-                f"lane read {row['array']}[{int(r.log[F_I0, p])}, {int(r.log[F_I1, p])}] and "
-                f"{row['array']}[{int(r.log[F_I0, q])}, {int(r.log[F_I1, q])}], {gap_words} words apart, "
-                f"both in bank {bank} (a {row['max_conflict_degree']}-way conflict): declare "
-                f"{row['array']} as ({rows}, {cols + 1}) so that a column spreads over all 32 banks."
+                f"Padded tile forgotten: line {row.line}: {who(r, int(r.log[F_THREAD, p]))} and the next "
+                f"lane read {row.array}[{int(r.log[F_I0, p])}, {int(r.log[F_I1, p])}] and "
+                f"{row.array}[{int(r.log[F_I0, q])}, {int(r.log[F_I1, q])}], {gap_words} words apart, "
+                f"both in bank {bank} (a {row.max_conflict_degree}-way conflict): declare "
+                f"{row.array} as ({rows}, {cols + 1}) so that a column spreads over all 32 banks."
             )
     return None
 

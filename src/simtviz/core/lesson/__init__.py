@@ -29,6 +29,7 @@ from simtviz.core.lesson.errata_cards import (
 )
 from simtviz.core.lesson.model import ACTIONS, KINDS, Claim, Erratum, Question, Step, TryIt
 from simtviz.core.lesson.steps_beyond import STEPS as _BEYOND_STEPS
+from simtviz.core.lesson.steps_intro import STEPS as _INTRO_STEPS
 from simtviz.core.lesson.steps_kernels import STEPS as _KERNEL_STEPS
 from simtviz.core.lesson.steps_memory import STEPS as _MEMORY_STEPS
 
@@ -61,7 +62,7 @@ __all__ = [
     "step_count",
 ]
 
-STEPS: tuple[Step, ...] = (*_KERNEL_STEPS, *_MEMORY_STEPS, *_BEYOND_STEPS)
+STEPS: tuple[Step, ...] = (*_INTRO_STEPS, *_KERNEL_STEPS, *_MEMORY_STEPS, *_BEYOND_STEPS)
 
 
 def step_count() -> int:

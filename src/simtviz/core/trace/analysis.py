@@ -48,6 +48,15 @@ from typing import Any
 import numpy as np
 
 from simtviz.core.trace.rewrite import KINDS, Site
+from simtviz.core.trace.stats import (
+    GLOBAL,
+    SHARED,
+    ArrayStats,
+    LineStats,
+    OobStats,
+    SharedArrayStats,
+    SharedLineStats,
+)
 
 # Log layout: must match simtviz.kernels.trace_helpers (kept here too: core must not import kernels).
 F_THREAD, F_SITE, F_FLAGS, F_OFFSET, F_I0, F_I1, F_I2, F_EPOCH = range(8)
@@ -61,7 +70,6 @@ SECTOR_BYTES = 32
 BANKS = 32
 BANK_BYTES = 4
 NOBODY = -1
-GLOBAL, SHARED = "global", "shared"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,15 +121,15 @@ class Analysis:
     accesses: int
     logged: int
     oob_total: int
-    oob: list[dict[str, Any]]
-    arrays: dict[str, dict[str, Any]]
-    lines: list[dict[str, Any]]
+    oob: list[OobStats]
+    arrays: dict[str, ArrayStats]
+    lines: list[LineStats]
     touch: dict[str, TouchMap] = field(default_factory=dict)
     # Per site (index = site id): performed requests, sectors, distinct bytes; out-of-bounds count
     # (shared sites: requests, wavefronts, min_wavefronts, max_conflict_degree instead of sectors).
     site_counts: list[dict[str, int]] = field(default_factory=list)
-    shared_arrays: dict[str, dict[str, Any]] | None = None  # None: the kernel has no shared array
-    shared_lines: list[dict[str, Any]] | None = None
+    shared_arrays: dict[str, SharedArrayStats] | None = None  # None: the kernel has no shared array
+    shared_lines: list[SharedLineStats] | None = None
     hazards: list[dict[str, Any]] = field(default_factory=list)  # see trace_hazards
 
     def summary(self) -> dict[str, Any]:
@@ -131,14 +139,14 @@ class Analysis:
             "accesses": self.accesses,
             "logged": self.logged,
             "oob_total": self.oob_total,
-            "oob": self.oob,
-            "arrays": self.arrays,
-            "lines": self.lines,
+            "oob": [o.as_json() for o in self.oob],
+            "arrays": {name: a.as_json() for name, a in self.arrays.items()},
+            "lines": [row.as_json() for row in self.lines],
             "hazards": self.hazards,
         }
         if self.shared_arrays is not None:
-            out["shared_arrays"] = self.shared_arrays
-            out["shared_lines"] = self.shared_lines or []
+            out["shared_arrays"] = {name: a.as_json() for name, a in self.shared_arrays.items()}
+            out["shared_lines"] = [row.as_json() for row in self.shared_lines or []]
         return out
 
 
@@ -402,43 +410,34 @@ def analyse(
         )
         for key in row:
             row[key] += counts[key]
-    lines = []
-    for (line, name, kind_name), row in sorted(rows.items(), key=_by_line):
-        lines.append(
-            {
-                "line": line,
-                "array": name,
-                "kind": kind_name,
-                "count": row["count"],
-                "requests": row["requests"],
-                "sectors": row["sectors"],
-                "sectors_per_request": round(row["sectors"] / row["requests"], 4)
-                if row["requests"]
-                else None,
-                "efficiency": round(row["bytes"] / (row["sectors"] * SECTOR_BYTES), 4)
-                if row["sectors"]
-                else None,
-            }
+    lines = [
+        LineStats(
+            line,
+            name,
+            kind_name,
+            row["count"],
+            row["requests"],
+            row["sectors"],
+            round(row["sectors"] / row["requests"], 4) if row["requests"] else None,
+            round(row["bytes"] / (row["sectors"] * SECTOR_BYTES), 4) if row["sectors"] else None,
         )
+        for (line, name, kind_name), row in sorted(rows.items(), key=_by_line)
+    ]
 
-    shared_lines = []
-    for (line, name, kind_name), row in sorted(shared_rows.items(), key=_by_line):
-        shared_lines.append(
-            {
-                "line": line,
-                "array": name,
-                "kind": kind_name,
-                "space": SHARED,
-                "count": row["count"],
-                "requests": row["requests"],
-                "wavefronts": row["wavefronts"],
-                "wavefronts_per_request": round(row["wavefronts"] / row["requests"], 4)
-                if row["requests"]
-                else None,
-                "min_wavefronts": row["min_wavefronts"],
-                "max_conflict_degree": row["max_conflict_degree"],
-            }
+    shared_lines = [
+        SharedLineStats(
+            line,
+            name,
+            kind_name,
+            row["count"],
+            row["requests"],
+            row["wavefronts"],
+            round(row["wavefronts"] / row["requests"], 4) if row["requests"] else None,
+            row["min_wavefronts"],
+            row["max_conflict_degree"],
         )
+        for (line, name, kind_name), row in sorted(shared_rows.items(), key=_by_line)
+    ]
 
     oob_rows: dict[tuple[str, int, str], int] = {}
     for s in sites:
@@ -447,24 +446,24 @@ def analyse(
             oob_rows[oob_key] = oob_rows.get(oob_key, 0) + oob_site[s.id]
     space = {a.name: a.space for a in arrays}
     oob_list = [
-        {"array": a, "line": ln, "kind": k, "count": c, **({"space": SHARED} if space[a] == SHARED else {})}
+        OobStats(a, ln, k, c, space[a])
         for (a, ln, k), c in sorted(oob_rows.items(), key=lambda kv: (kv[0][1], kv[0][0]))
     ]
 
-    summary_arrays: dict[str, dict[str, Any]] = {}
-    shared_arrays: dict[str, dict[str, Any]] = {}
+    summary_arrays: dict[str, ArrayStats] = {}
+    shared_arrays: dict[str, SharedArrayStats] = {}
     touch: dict[str, TouchMap] = {}
     for array_id, info in enumerate(arrays):
         mine = array == array_id
         if info.space == SHARED:
             # One copy per block: no per-element map (it would need one per block).
-            shared_arrays[info.name] = {
-                "shape": list(info.shape),
-                "dtype": info.dtype,
-                "loads": int((mine & (kind == KIND_LOAD)).sum()),
-                "stores": int((mine & (kind == KIND_STORE)).sum()),
-                "atomics": int((mine & (kind == KIND_ATOMIC)).sum()),
-            }
+            shared_arrays[info.name] = SharedArrayStats(
+                tuple(info.shape),
+                info.dtype,
+                loads=int((mine & (kind == KIND_LOAD)).sum()),
+                stores=int((mine & (kind == KIND_STORE)).sum()),
+                atomics=int((mine & (kind == KIND_ATOMIC)).sum()),
+            )
             continue
         inb = mine & ok
         dims = [*info.shape, 1, 1][:3]
@@ -487,15 +486,15 @@ def analyse(
             last_writer=_last_by_element(xp, flat[written], thread[written], info.size).reshape(info.shape),
             last_reader=_last_by_element(xp, flat[load_m], thread[load_m], info.size).reshape(info.shape),
         )
-        summary_arrays[info.name] = {
-            "shape": list(info.shape),
-            "dtype": info.dtype,
-            "loads": int((mine & (kind == KIND_LOAD)).sum()),
-            "stores": int((mine & (kind == KIND_STORE)).sum()),
-            "atomics": int((mine & (kind == KIND_ATOMIC)).sum()),
-            "untouched": int(((loads + stores + atomics) == 0).sum()),
-            "multi_writer": int((writers > 1).sum()),
-        }
+        summary_arrays[info.name] = ArrayStats(
+            tuple(info.shape),
+            info.dtype,
+            loads=int((mine & (kind == KIND_LOAD)).sum()),
+            stores=int((mine & (kind == KIND_STORE)).sum()),
+            atomics=int((mine & (kind == KIND_ATOMIC)).sum()),
+            untouched=int(((loads + stores + atomics) == 0).sum()),
+            multi_writer=int((writers > 1).sum()),
+        )
 
     from simtviz.core.trace.hazards import find_hazards  # it builds on this module's helpers
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,12 +13,16 @@ from simtviz.core.trace.analysis import Analysis, ArrayInfo
 from simtviz.core.trace.args import DEFAULT_SEED, ArgSpecError
 from simtviz.core.trace.rewrite import Site
 
+if TYPE_CHECKING:
+    from simtviz.core.trace.plan import TracePlan
+
 # Accesses logged at most (64 bytes each): 2^21 ≈ 134 MB, fits a laptop GPU beside the arrays.
 DEFAULT_BUDGET = 1 << 21
 # The simulator logs into host memory; its launches are small anyway.
 SIM_BUDGET = 1 << 20
 # Seconds a traced kernel may run (its child process is killed then): an endless loop ends here.
 DEFAULT_TIME_LIMIT_S = 10.0
+_PLAN = "_plan"  # where a request keeps its TracePlan
 
 
 class KernelCompileError(ValueError):
@@ -137,6 +141,20 @@ class TraceRequest:
     @property
     def threads(self) -> int:
         return math.prod(self.grid) * math.prod(self.block)
+
+    def plan(self) -> TracePlan:
+        """This request's plan (``core.trace.plan``): made on first use, then kept with it."""
+        plan = self.__dict__.get(_PLAN)
+        if plan is None:
+            from simtviz.core.trace.plan import TracePlan
+
+            plan = TracePlan(self.source, self.filename, self.kernel, self.args)
+            self.__dict__[_PLAN] = plan  # a frozen dataclass: kept beside its fields, not one of them
+        return plan
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its plan: the child process plans again, from the text."""
+        return {k: v for k, v in self.__dict__.items() if k != _PLAN}
 
     def logged_blocks(self) -> BlockWindow:
         """The window as the kernel gets it: the whole launch when none was asked."""

@@ -1,12 +1,14 @@
 """A traced run in words (the CLI's text output and the Your kernel tab's findings), and its .npz.
 
-Everything here is read from ``TraceResult.summary()`` (the ``trace --json`` dict) and the log:
-nothing is computed from a formula.
+Everything here is read from the typed result (``TraceResult`` and its ``Analysis``) and the log:
+nothing is computed from a formula, and nothing is read back out of ``summary()`` (the
+``trace --json`` object, which only ``--json`` and the .npz write).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from simtviz.core.files import atomic_write
 from simtviz.core.trace.analysis import LOG_FIELDS, oob_details
 from simtviz.core.trace.hazards import hazard_words
 from simtviz.core.trace.model import TraceResult
+from simtviz.core.trace.stats import SHARED, LineStats, SharedLineStats
 from simtviz.core.trace.words import (
     EFFICIENCY_LEGEND,
     RACE_ON_SIMULATOR,
@@ -34,91 +37,91 @@ assert len(LOG_FIELD_NAMES) == LOG_FIELDS
 OOB_SHOWN = 5  # out-of-bounds attempts listed one by one (all are counted)
 
 
-def _dims(values: list[int]) -> str:
+def _dims(values: Sequence[int]) -> str:
     return "(" + ", ".join(str(v) for v in values) + ")"
 
 
-def timing_words(s: dict[str, Any]) -> str:
-    if s.get("kernel_ms") is None:
-        if s.get("backend") == "sim":
+def timing_words(backend: str, kernel_ms: float | None, instrumented_ms: float | None) -> str:
+    if kernel_ms is None:
+        if backend == "sim":
             return "Kernel time: not measured on the simulator (it runs each thread as Python)."
-        if s.get("backend") == "emu":
+        if backend == "emu":
             return "Kernel time: not measured on the CPU emulator (it has no GPU clock)."
-        if s.get("instrumented_ms") is not None:
+        if instrumented_ms is not None:
             return (
-                f"Kernel time: {s['instrumented_ms']:.3f} ms traced (GPU time, host launch cost excluded); "
+                f"Kernel time: {instrumented_ms:.3f} ms traced (GPU time, host launch cost excluded); "
                 "the kernel as written was not timed."
             )
         return "Kernel time: not measured."
-    text = f"Kernel time: {s['kernel_ms']:.3f} ms as written"
-    if s.get("instrumented_ms") is not None:
-        slower = s["instrumented_ms"] / s["kernel_ms"] if s["kernel_ms"] else None
-        text += f", {s['instrumented_ms']:.3f} ms traced"
+    text = f"Kernel time: {kernel_ms:.3f} ms as written"
+    if instrumented_ms is not None:
+        slower = instrumented_ms / kernel_ms if kernel_ms else None
+        text += f", {instrumented_ms:.3f} ms traced"
         if slower:
             text += f" ({slower:.0f}× slower: every access is logged)"
     return text + " (GPU time, host launch cost excluded)."
 
 
-def bank_words(row: dict[str, Any]) -> str:
+def bank_words(row: SharedLineStats) -> str:
     """A shared line's bank conflicts in words, e.g. ``32 wavefronts per request (up to a 32-way
-    bank conflict; 1 without conflicts)``."""
-    per = row["wavefronts_per_request"]
-    least = row["min_wavefronts"] / row["requests"]
+    bank conflict; 1 without conflicts)``. The line has requests."""
+    per = row.wavefronts_per_request or 0.0
+    least = row.min_wavefronts / row.requests
     text = f"{per:g} wavefront{'s' if per != 1 else ''} per request"
-    if row["wavefronts"] == row["min_wavefronts"]:
+    if row.wavefronts == row.min_wavefronts:
         if least == 1:
             return text + " (no bank conflicts)"
         return text + f" (no bank conflicts: {least:g} is the least for these elements)"
-    return text + f" (up to a {row['max_conflict_degree']}-way bank conflict; {least:g} without conflicts)"
+    return text + f" (up to a {row.max_conflict_degree}-way bank conflict; {least:g} without conflicts)"
 
 
 def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
     """The findings, one sentence per line, in the order a student needs them."""
-    s = result.summary()
+    a, grid, block = result.analysis, result.grid, result.block
     lines = [
-        f"{s['kernel']}[{_dims(s['grid'])}, {_dims(s['block'])}] — {s['threads']:,} threads on "
+        f"{result.kernel}[{_dims(grid)}, {_dims(block)}] — {result.threads:,} threads on "
         + {"sim": "the CUDA simulator", "emu": "the CPU emulator"}.get(
-            s["backend"], s["backend"].removeprefix("gpu:")
+            result.backend, result.backend.removeprefix("gpu:")
         ),
     ]
-    window = s.get("window")
-    if window:
+    window = result.window
+    if window is not None:
+        made = result.window_accesses or 0
         lines.append(
             f"Threads in window: {result.window_words()}. Every thread ran; only these logged, so the "
             "counts below, untouched elements, multiple writers and out-of-bounds accesses speak of them."
         )
-        if s["logged"] < window["accesses"]:
+        if a.logged < made:
             lines.append(
-                f"Logged {s['logged']:,} of the {window['accesses']:,} accesses these threads made (the "
-                f"budget; the launch made {s['accesses']:,}): the counts below cover the logged ones; "
+                f"Logged {a.logged:,} of the {made:,} accesses these threads made (the "
+                f"budget; the launch made {a.accesses:,}): the counts below cover the logged ones; "
                 "raise the budget to see all of the window's."
             )
-        elif window["accesses"]:
+        elif made:
             lines.append(
-                f"Logged all {window['accesses']:,} accesses these threads made, of "
-                f"{s['accesses']:,} the launch made."
+                f"Logged all {made:,} accesses these threads made, of {a.accesses:,} the launch made."
             )
         else:
-            lines.append(f"These threads made no accesses (the launch made {s['accesses']:,}).")
-    elif s["logged"] < s["accesses"]:
+            lines.append(f"These threads made no accesses (the launch made {a.accesses:,}).")
+    elif a.logged < a.accesses:
         lines.append(
-            f"Logged {s['logged']:,} of {s['accesses']:,} accesses (the budget): the counts below "
+            f"Logged {a.logged:,} of {a.accesses:,} accesses (the budget): the counts below "
             "cover the logged ones; raise the budget to see all."
         )
     else:
-        lines.append(f"{s['accesses']:,} memory accesses, all logged.")
-    look = look_at(s)
+        lines.append(f"{a.accesses:,} memory accesses, all logged.")
+    look = look_at(a)
     if look:  # the line the editor highlights first, then the others
         lines.append("Look at " + "; ".join(f"line {n} ({why})" for n, why in look) + ".")
-    if s["oob_total"]:
+    if a.oob_total:
         lines.append(
-            f"{s['oob_total']:,} out-of-bounds accesses (skipped here; a GPU would have touched "
+            f"{a.oob_total:,} out-of-bounds accesses (skipped here; a GPU would have touched "
             "memory outside the array):"
         )
-        for o in s["oob"]:
-            lines.append(f"  line {o['line']}: {o['count']:,} × {o['kind']} of {o['array']}")
+        for o in a.oob:
+            lines.append(f"  line {o.line}: {o.count:,} × {o.kind} of {o.array}")
         for d in oob_details(result.log, result.sites, result.arrays, oob_shown):
-            who = thread_words(d["thread"], s["grid"], s["block"])
+            who = thread_words(d["thread"], grid, block)
             lines.append(
                 f"  e.g. line {d['line']}: the thread with {who} (thread {d['thread']:,}) {d['kind']}s "
                 f"{element_words(d['array'], d['index'], d['shape'])}, "
@@ -128,44 +131,45 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         lines.append(
             "No out-of-bounds accesses by the window's threads." if window else "No out-of-bounds accesses."
         )
-    lines.extend(hazard_words(h, s["grid"], s["block"]) for h in s.get("hazards") or [])
-    for name, a in s["arrays"].items():
-        size = int(np.prod(a["shape"])) if a["shape"] else 1
-        parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
-        if a["atomics"]:
-            parts.append(f"{a['atomics']:,} atomic adds")
-        text = f"{name} {a['dtype']}{list(a['shape'])}: " + ", ".join(parts)
-        if a["untouched"]:
+    lines.extend(hazard_words(h, grid, block) for h in a.hazards)
+    check = result.check
+    for name, counts in a.arrays.items():
+        size = int(np.prod(counts.shape)) if counts.shape else 1
+        parts = [f"{counts.loads:,} loads", f"{counts.stores:,} stores"]
+        if counts.atomics:
+            parts.append(f"{counts.atomics:,} atomic adds")
+        text = f"{name} {counts.dtype}{list(counts.shape)}: " + ", ".join(parts)
+        if counts.untouched:
             by = " by the window's threads" if window else ""
-            text += f"; {a['untouched']:,} of {size:,} elements untouched{by}"
-        if a["multi_writer"]:
+            text += f"; {counts.untouched:,} of {size:,} elements untouched{by}"
+        if counts.multi_writer:
             text += (
-                f"; {a['multi_writer']:,} elements stored by more than one thread "
+                f"; {counts.multi_writer:,} elements stored by more than one thread "
                 "(a race unless the threads write the same value)"
             )
-            if s["backend"] == "sim" and not (s.get("check") or {}).get("passed"):
+            if result.backend == "sim" and not (check or {}).get("passed"):
                 text += f"; {RACE_ON_SIMULATOR}"  # a passed check says it beside its verdict
         lines.append(text + ".")
-    for name, a in (s.get("shared_arrays") or {}).items():
-        parts = [f"{a['loads']:,} loads", f"{a['stores']:,} stores"]
-        if a["atomics"]:
-            parts.append(f"{a['atomics']:,} atomic adds")
+    for name, shared in (a.shared_arrays or {}).items():
+        parts = [f"{shared.loads:,} loads", f"{shared.stores:,} stores"]
+        if shared.atomics:
+            parts.append(f"{shared.atomics:,} atomic adds")
         lines.append(
-            f"{name} {a['dtype']}{list(a['shape'])} (shared, one per block): " + ", ".join(parts) + "."
+            f"{name} {shared.dtype}{list(shared.shape)} (shared, one per block): " + ", ".join(parts) + "."
         )
-    rows = [*s["lines"], *(s.get("shared_lines") or [])]
-    for row in sorted(rows, key=lambda r: r["line"]):  # stable: global rows first on a line
-        if row["requests"] and row.get("space") == "shared":
-            lines.append(f"line {row['line']} {row['kind']} {row['array']} (shared): " + bank_words(row))
-        elif row["requests"]:
-            dtype = (s["arrays"].get(row["array"]) or {}).get("dtype")
-            lines.append(f"line {row['line']} {row['kind']} {row['array']}: " + sectors_words(row, dtype))
-    if any(r["requests"] and r.get("space") != "shared" for r in rows):
+    rows: list[LineStats | SharedLineStats] = [*a.lines, *(a.shared_lines or [])]
+    for row in sorted(rows, key=lambda r: r.line):  # stable: global rows first on a line
+        if row.requests and isinstance(row, SharedLineStats):
+            lines.append(f"line {row.line} {row.kind} {row.array} (shared): " + bank_words(row))
+        elif row.requests and isinstance(row, LineStats):
+            info = a.arrays.get(row.array)
+            dtype = info.dtype if info else None
+            lines.append(f"line {row.line} {row.kind} {row.array}: " + sectors_words(row, dtype))
+    if any(r.requests and r.space != SHARED for r in rows):
         lines += [SECTORS_LEGEND, EFFICIENCY_LEGEND]
-    if any(r["requests"] and r.get("space") == "shared" for r in rows):
+    if any(r.requests and r.space == SHARED for r in rows):
         lines.append(WAVEFRONTS_LEGEND)
-    check = s.get("check")
-    caveats = check_caveats(s)
+    caveats = check_caveats(result.backend, a)
     if check:
         if check.get("error"):
             lines.append(f"Check {check['expression']}: could not be evaluated ({check['error']}).")
@@ -178,7 +182,7 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         else:
             failing = f" ({check['failing']:,} elements differ)" if check.get("failing") else ""
             lines.append(f"Check {check['expression']}: FAILED{failing}.")
-    lines.append(timing_words(s))
+    lines.append(timing_words(result.backend, result.kernel_ms, result.instrumented_ms))
     lines.extend(n for n in result.notes if not n.startswith("logged "))
     return lines
 

@@ -490,8 +490,19 @@ def plain_module(
     (imported as ``_tv_cuda``). Returns (module, the kernel's name)."""
     tree = parse(source, filename)
     fn = choose_kernel(tree, kernel)
-    line = tree.body[0].lineno if tree.body else 1
-    return _module(tree, fn, _imports([], line)), fn.name
+    return plain_module_of(tree, fn), fn.name
+
+
+def plain_module_of(tree: ast.Module, kernel: ast.FunctionDef) -> ast.Module:
+    """``plain_module`` of a parsed file (``tree`` is left as it was: the module is a copy)."""
+    import copy
+
+    at = tree.body.index(kernel)
+    copied = copy.deepcopy(tree)
+    line = copied.body[0].lineno if copied.body else 1
+    fn = copied.body[at]
+    assert isinstance(fn, ast.FunctionDef)
+    return _module(copied, fn, _imports([], line))
 
 
 def rewrite_kernel(
@@ -506,7 +517,12 @@ def rewrite_kernel(
     the other parameters are scalars. Without it, parameters the kernel indexes are arrays.
     """
     tree = parse(source, filename)
-    fn = choose_kernel(tree, kernel)
+    return rewrite_parsed(tree, choose_kernel(tree, kernel), arrays)
+
+
+def rewrite_parsed(tree: ast.Module, fn: ast.FunctionDef, arrays: Mapping[str, int] | None = None) -> Rewrite:
+    """``rewrite_kernel`` of a parsed file and its chosen kernel ``fn`` (one of ``tree.body``);
+    ``tree`` is left as it was, so a plan may also build the plain module from it."""
     params = _kernel_params(fn)
     if arrays is None:
         array_dims = _infer_arrays(fn, params)
@@ -523,7 +539,9 @@ def rewrite_kernel(
     import copy
 
     refuse_hidden_barriers(tree, fn)
-    shared, shared_defs = find_shared_arrays(tree, fn)
+    plain_fn = copy.deepcopy(fn)
+    work = copy.deepcopy(fn)  # rewritten in place (a NodeTransformer edits what it visits)
+    shared, shared_defs = find_shared_arrays(tree, work)
     for s in shared:
         if s.name in params:
             raise TraceUnsupported(
@@ -531,7 +549,6 @@ def rewrite_kernel(
             )
     # Array ids: the array parameters in the kernel's order, then the shared arrays.
     traced_arrays = tuple(p for p in params if p in array_dims)
-    plain_fn = copy.deepcopy(fn)
     rewriter = _KernelRewriter(
         {**array_dims, **{s.name: len(s.shape) for s in shared}},
         scalars,
@@ -540,10 +557,10 @@ def rewrite_kernel(
         frozenset(shared_defs),
     )
     body: list[ast.stmt] = []
-    for stmt in fn.body:
+    for stmt in work.body:
         new = rewriter.visit(stmt)
         body.extend(new if isinstance(new, list) else [new])
-    first = fn.body[0]
+    first = work.body[0]
     tid = _at(
         ast.Assign(
             targets=[ast.Name(id=TID, ctx=ast.Store())],
@@ -553,7 +570,7 @@ def rewrite_kernel(
     )
     epoch = _at(ast.Assign(targets=[ast.Name(id=EPOCH, ctx=ast.Store())], value=_const(0, first)), first)
     rewriter.helpers.add("tv_thread_id")
-    traced_fn = copy.copy(fn)
+    traced_fn = copy.copy(work)
     traced_fn.body = [tid, epoch, *body]
     traced_fn.args = copy.deepcopy(fn.args)
     traced_fn.args.args = [*traced_fn.args.args, *(ast.arg(arg=name) for name in EXTRA_PARAMS)]

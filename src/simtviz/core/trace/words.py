@@ -2,15 +2,20 @@
 its good value, threads named as CUDA names them, and the verdicts a backend cannot give truthfully
 said so beside them. Also ``look_at``: the student's line each finding points at, for the editor.
 
-Read from ``TraceResult.summary()`` (the ``trace --json`` dict); nothing here is measured anew.
+Read from the typed result (a ``TraceResult``'s fields, its ``Analysis``); nothing here is
+measured anew.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from simtviz.core.trace.analysis import Analysis
+    from simtviz.core.trace.stats import LineStats, SharedLineStats
 
 SECTOR_BYTES = 32
 WARP = 32
@@ -49,12 +54,13 @@ def ideal_sectors(dtype: str) -> int:
     return WARP * itemsize(dtype) // SECTOR_BYTES
 
 
-def sectors_words(row: dict[str, Any], dtype: str | None) -> str:
-    per = float(row["sectors_per_request"])
+def sectors_words(row: LineStats, dtype: str | None) -> str:
+    """A global line's sectors per request and bytes used, in words (the line has requests)."""
+    per = float(row.sectors_per_request or 0.0)
     text = f"{number(per)} sector{'' if number(per) == '1' else 's'} per request"
     if dtype:
         text += f" (ideal: {ideal_sectors(dtype)} for {itemsize(dtype)}-byte elements)"
-    return f"{text}, {row['efficiency']:.0%} of the fetched bytes used"
+    return f"{text}, {row.efficiency or 0.0:.0%} of the fetched bytes used"
 
 
 def _coords(linear: int, dims: Sequence[int]) -> list[int]:
@@ -109,20 +115,20 @@ def shape_words(array: str, shape: Sequence[int]) -> str:
     return f"{array} has shape {tuple(shape)}"
 
 
-def check_caveats(s: dict[str, Any]) -> list[str]:
+def check_caveats(backend: str, a: Analysis) -> list[str]:
     """What a passed check does not prove on this backend, said beside it: a race the simulator
     cannot lose, out-of-bounds accesses the tracer skipped."""
     out = []
-    racing = {n: a["multi_writer"] for n, a in s["arrays"].items() if a.get("multi_writer")}
-    if racing and s.get("backend") == "sim":
+    racing = {n: c.multi_writer for n, c in a.arrays.items() if c.multi_writer}
+    if racing and backend == "sim":
         names = " and ".join(f"{c:,} elements of {n}" for n, c in racing.items())
         out.append(
             f"  but {RACE_ON_SIMULATOR}: {names} stored by more than one thread could lose updates, "
             "and this check could fail."
         )
-    if s.get("oob_total"):
-        stores = sum(o["count"] for o in s["oob"] if o["kind"] != "load")
-        loads = s["oob_total"] - stores
+    if a.oob_total:
+        stores = sum(o.count for o in a.oob if o.kind != "load")
+        loads = a.oob_total - stores
         parts = []
         if stores:
             parts.append(
@@ -138,30 +144,33 @@ def check_caveats(s: dict[str, Any]) -> list[str]:
     return out
 
 
-def look_at(s: dict[str, Any]) -> list[tuple[int, str]]:
+def look_at(a: Analysis) -> list[tuple[int, str]]:
     """The student's lines each kind of finding points at, most urgent first, one per line:
     out of bounds, a race, a scattered or wasteful access, a bank conflict."""
     found: list[tuple[int, str]] = []
-    for o in s.get("oob") or []:
-        found.append((int(o["line"]), "out-of-bounds access"))
-    arrays = {**s.get("arrays", {}), **(s.get("shared_arrays") or {})}
-    rows = [*s.get("lines", []), *(s.get("shared_lines") or [])]
-    for name, a in arrays.items():
-        if a.get("multi_writer"):
+    for o in a.oob:
+        found.append((o.line, "out-of-bounds access"))
+    rows: list[LineStats | SharedLineStats] = [*a.lines, *(a.shared_lines or [])]
+    for name, counts in a.arrays.items():  # (shared arrays have no per-element writers)
+        if counts.multi_writer:
             for row in rows:
-                if row["array"] == name and row["kind"] == "store":
-                    found.append((int(row["line"]), f"{name}: elements stored by more than one thread"))
-    for row in s.get("lines", []):
-        dtype = (s.get("arrays", {}).get(row["array"]) or {}).get("dtype")
+                if row.array == name and row.kind == "store":
+                    found.append((row.line, f"{name}: elements stored by more than one thread"))
+    for stat in a.lines:
+        info = a.arrays.get(stat.array)
+        dtype = info.dtype if info else None
         if (
-            row["requests"]
+            stat.requests
             and dtype
-            and (row["sectors_per_request"] > ideal_sectors(dtype) + 0.5 or row["efficiency"] < 0.5)
+            and (
+                (stat.sectors_per_request or 0.0) > ideal_sectors(dtype) + 0.5
+                or (stat.efficiency or 0.0) < 0.5
+            )
         ):
-            found.append((int(row["line"]), f"{row['array']}: scattered accesses"))
-    for row in s.get("shared_lines") or []:
-        if row["requests"] and row["wavefronts"] > row.get("min_wavefronts", row["requests"]):
-            found.append((int(row["line"]), f"{row['array']}: bank conflicts"))
+            found.append((stat.line, f"{stat.array}: scattered accesses"))
+    for shared in a.shared_lines or []:
+        if shared.requests and shared.wavefronts > shared.min_wavefronts:
+            found.append((shared.line, f"{shared.array}: bank conflicts"))
     seen: set[int] = set()
     out = []
     for line, why in found:

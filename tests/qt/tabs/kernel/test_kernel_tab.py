@@ -3,6 +3,7 @@ the editor's text surviving a restart. Each Run starts a child process of its ow
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSpinBox, QTextEdit
 
@@ -141,6 +142,7 @@ def test_editor_text_survives_recreating_the_window(qtbot, tmp_path) -> None:
     again.close()
 
 
+@pytest.mark.prewarm
 def test_showing_the_tab_starts_the_next_runs_process_and_closing_ends_it(qtbot, window) -> None:
     from PySide6.QtWidgets import QTabWidget
 

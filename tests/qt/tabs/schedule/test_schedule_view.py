@@ -61,7 +61,7 @@ def test_the_tail_is_the_partial_last_wave(panel) -> None:
     view = panel.scheduleView
     view.open_file(FIXTURES / "schedule-threads.npz")
     assert facts(view)["tail (last wave) blocks"][:3:2] == ["352", "352"]
-    assert "tail: 352 blocks = 33% of a wave" in view._tail_text.toPlainText()
+    assert "tail: 352 blocks = 33% of a wave" in view.scheduleChart.tail_text.toPlainText()
 
 
 def test_clicking_a_bar_selects_that_block(panel, qtbot) -> None:

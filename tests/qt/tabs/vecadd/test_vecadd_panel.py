@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from fake_backends import FakeVecaddBackend
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QApplication,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from simtviz.core.limits import DRIVER_INVALID_VALUE
 from simtviz.core.vecadd import GPU_WOULD_NOT_RAISE, SIM_DEFAULT_N, SweepRow, VecaddResult
+from simtviz.qt import dialogs
 from simtviz.qt.session import RunSession
 from simtviz.qt.tabs.vecadd.panel import VecaddPanel
 
@@ -63,6 +65,18 @@ def test_widgets_carry_the_contracts_names(panel: VecaddPanel) -> None:
     code = panel.findChild(QPlainTextEdit, "vecaddCode")
     assert code.isReadOnly() and "if work_index < C.size:" in code.toPlainText()
     assert "cp.random.uniform(-1, 1, vector_size)" in code.toPlainText()
+
+
+def test_typing_two_to_the_24_plus_11_gives_that_n(qtbot, panel: VecaddPanel) -> None:
+    box = panel.findChild(QSpinBox, "vecaddN")
+    box.setFocus()
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box.lineEdit(), "16777227")  # the guide's vector_size: 2^24 + 11
+    qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)
+    request = panel.request()
+    assert request.n == 16_777_227 and box.maximum() == 2_147_483_647
+    # ceil(16,777,227 / 256) = 65,537 blocks × 256 = 16,777,472 threads, 245 of them idle.
+    assert "= 65,537 blocks → 16,777,472 threads, 245 idle" in panel.findChild(QLabel, "vecaddLaunch").text()
 
 
 def test_runs_on_the_simulator_and_says_test_succeeded(qtbot, panel: VecaddPanel) -> None:
@@ -119,19 +133,65 @@ def test_unguarded_sweep_in_the_simulator_says_why_there_is_no_sweep(qtbot, pane
     assert text.count(GPU_WOULD_NOT_RAISE) == 1
 
 
-def test_a_long_simulator_run_asks_first(qtbot, panel: VecaddPanel) -> None:
+@pytest.fixture
+def asking(qtbot) -> Iterator[tuple[VecaddPanel, FakeVecaddBackend]]:
+    """The panel on a simulator that runs the vector add at once, with the window's own
+    "Run it anyway?" wiring (``dialogs.ask_when_too_long``) over the panel."""
+    backend = FakeVecaddBackend()
+    session = RunSession(lambda: backend)
+    p = VecaddPanel(session)
+    qtbot.addWidget(p)
+    dialogs.ask_when_too_long(p, session)
+    p.show()
+    qtbot.waitUntil(lambda: session.backend is not None, timeout=TIMEOUT_MS)
+    yield p, backend
+    session.close()
+
+
+def ask_big(qtbot, panel: VecaddPanel) -> QMessageBox:
+    """Run N = 2,000,000 unforced; the session's one dialog asks."""
     panel.findChild(QSpinBox, "vecaddN").setValue(2_000_000)
     assert "asks first" in panel.findChild(QLabel, "vecaddLaunch").text()
-    with qtbot.assertNotEmitted(panel.resultShown, wait=200):
+    click_run(qtbot, panel)
+    qtbot.waitUntil(lambda: panel.findChild(QMessageBox, "launchTooLargeDialog") is not None, timeout=5000)
+    box = panel.findChild(QMessageBox, "launchTooLargeDialog")
+    qtbot.waitUntil(box.isVisible)
+    return box
+
+
+def test_a_long_run_asks_once_in_the_vector_adds_words_and_no_keeps_the_result(qtbot, asking) -> None:
+    panel, backend = asking
+    panel.findChild(QSpinBox, "vecaddN").setValue(1011)
+    with qtbot.waitSignal(panel.resultShown, timeout=TIMEOUT_MS):
         click_run(qtbot, panel)
-
-        def dialog() -> QMessageBox | None:
-            return panel.findChild(QMessageBox, "vecaddConfirmDialog")
-
-        qtbot.waitUntil(lambda: dialog() is not None and dialog().isVisible(), timeout=5000)
-        qtbot.mouseClick(dialog().button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: "Not run" in result_text(panel), timeout=5000)
+    before = result_text(panel)
+    assert before.startswith("Test succeeded") and "vecadd[4, 256]" in before
+    asked: list[object] = []
+    panel._session.confirmRequested.connect(lambda *args: asked.append(args))
+    with qtbot.assertNotEmitted(panel.resultShown, wait=200):
+        box = ask_big(qtbot, panel)
+        # ceil(2,000,000 / 256) = 7,813 blocks × 256 = 2,000,128 threads, one timed launch.
+        assert "vecadd would run 2,000,128 simulated threads" in box.text()
+        assert "up to 131,072 without asking" in box.text()
+        assert "N = 2,000,000 launches 7,813 blocks of 256 threads once" in box.informativeText()
+        assert "A smaller N takes less time." in box.informativeText()
+        assert box.defaultButton() is box.button(QMessageBox.StandardButton.No)
+        qtbot.mouseClick(box.button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: panel.findChild(QMessageBox, "launchTooLargeDialog") is None)
+    assert len(asked) == 1  # one question, from the session: the tab asked nothing itself
+    assert result_text(panel) == before  # No: nothing ran, the last result stays
+    assert [r.n for r in backend.requests] == [1011]
     assert not panel.vecaddProgress.isVisible()
+
+
+def test_yes_runs_the_long_vector_add_forced(qtbot, asking) -> None:
+    panel, backend = asking
+    box = ask_big(qtbot, panel)
+    with qtbot.waitSignal(panel.resultShown, timeout=TIMEOUT_MS) as shown:
+        qtbot.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
+    assert [(r.n, r.force) for r in backend.requests] == [(2_000_000, True)]
+    assert shown.args[0].n == 2_000_000 and result_text(panel).startswith("Test succeeded")
+    assert panel.findChild(QMessageBox, "launchTooLargeDialog") is None  # the forced run asked nothing
 
 
 def test_sweep_on_the_simulator_fills_the_chart(qtbot, panel: VecaddPanel) -> None:
@@ -161,3 +221,19 @@ def test_gpu_results_show_bandwidth_share_and_chart(qtbot, session: RunSession) 
     assert text.startswith("Test succeeded\n")  # the verdict first: in view without scrolling
     assert panel.vecaddSweepChart.getPlotItem().getAxis("left").labelText == "effective bandwidth (GB/s)"
     QApplication.processEvents()
+
+
+def test_emulator_sweep_charts_its_wall_clock_not_an_empty_gpu_bandwidth(qtbot, session: RunSession) -> None:
+    # The emulator (the default without a GPU) times CPU wall-clock and measures no bandwidth:
+    # its bars are those milliseconds, under a title that names the emulator.
+    panel = VecaddPanel(session)
+    qtbot.addWidget(panel)
+    result = VecaddResult(
+        "emu", 5000, 256, 20, verified=True, max_abs_err=0.0, label="CPU emulator (lockstep, NumPy)",
+        sweep=[SweepRow(32, 157, 5024, 24, sim_wall_ms=1.5), SweepRow(256, 20, 5120, 120, sim_wall_ms=0.75)],
+    )  # fmt: skip
+    panel.show_result(result)
+    plot = panel.vecaddSweepChart.getPlotItem()
+    assert "CPU emulator" in plot.titleLabel.text and "GPU" not in plot.titleLabel.text.split("(")[0]
+    assert plot.getAxis("left").labelText == "wall-clock on the CPU emulator (ms)"
+    assert list(panel._bars.opts["height"]) == [1.5, 0.75]

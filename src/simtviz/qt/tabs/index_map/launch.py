@@ -22,11 +22,11 @@ from simtviz.core.formulas import launch_code, totals_text
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.limits import DeviceLimits, validate
 from simtviz.qt.session import RunSession
+from simtviz.qt.widgets.spins import INT32_MAX as SPIN_MAX
 from simtviz.resources import presets
 
 # CUDA's own maximum for any dimension; the spin boxes accept every value up to it, so an invalid
 # launch can be typed in and tried (the driver's error is part of the lesson).
-SPIN_MAX = 2_147_483_647
 CUSTOM = "Custom"
 RUN_TIP = "Launch the instrumented kernel (Ctrl+R or F5)"
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
-    QDoubleSpinBox,
     QGridLayout,
     QGroupBox,
     QLabel,
@@ -21,10 +20,8 @@ from PySide6.QtWidgets import (
 
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.window import BYTES_PER_THREAD, Window
+from simtviz.qt.widgets.spins import LargeIntSpinBox
 
-# Window origins are global coordinates: a 1-D launch of 2^31 - 1 blocks of 1024 reaches x ≈ 2.2e12,
-# past what a QSpinBox (int32) holds. A double holds every integer up to 2^53 exactly.
-ORIGIN_MAX = 2**53
 # The GUI's budget stays below 2^28 threads (≈24 GiB of records): more would not fit a laptop.
 BUDGET_MAX = 1 << 28
 
@@ -82,11 +79,10 @@ class RecordingWindowPanel(QGroupBox):
         grid.addWidget(self.budgetNote, 1, 1, 1, 3)
 
         grid.addWidget(QLabel("Origin"), 2, 0)
-        self.originSpins: list[QDoubleSpinBox] = []
+        # Global coordinates: past int32 for a long 1-D launch (LargeIntSpinBox says how far).
+        self.originSpins: list[LargeIntSpinBox] = []
         for col, axis in enumerate("XYZ", start=1):
-            spin = QDoubleSpinBox(objectName=f"window{axis}")
-            spin.setDecimals(0)
-            spin.setRange(0, ORIGIN_MAX)
+            spin = LargeIntSpinBox(objectName=f"window{axis}")
             spin.setPrefix(f"{axis.lower()} ")
             spin.setMinimumWidth(70)
             spin.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -127,12 +123,13 @@ class RecordingWindowPanel(QGroupBox):
         self.budgetSpin.setValue(min(max(1, threads), BUDGET_MAX))
 
     def origin(self) -> tuple[int, int, int]:
-        return tuple(round(s.value()) for s in self.originSpins)  # type: ignore[return-value]
+        x, y, z = (s.value() for s in self.originSpins)
+        return x, y, z
 
     def set_origin(self, origin: tuple[int, int, int]) -> None:
         for spin, value in zip(self.originSpins, origin, strict=True):
             with QSignalBlocker(spin):
-                spin.setValue(min(value, ORIGIN_MAX))
+                spin.setValue(value)
 
     def reset(self) -> None:
         """A new launch configuration: record from its start again."""

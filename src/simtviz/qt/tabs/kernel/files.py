@@ -15,6 +15,7 @@ from PySide6.QtCore import QSettings
 
 from simtviz.core.trace.model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S
 from simtviz.core.trace.templates import templates
+from simtviz.qt.widgets.spins import INT32_MAX, LARGE_INT_MAX
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QTextEdit
@@ -53,8 +54,6 @@ class KernelTab(Protocol):
 
 log = logging.getLogger(__name__)
 KEY = "kernel/"
-INT_MAX = 2_147_483_647
-BLOCK_MAX = 2**53
 
 
 def open_into(tab: KernelTab, path: str | Path) -> bool:
@@ -150,15 +149,15 @@ def restore(tab: KernelTab) -> None:
             specs = {}
         tab.refresh_params(specs if isinstance(specs, dict) else {})
         tab.check.setText(str(qs.value(KEY + "check", "")))
-        tab.budget.setValue(int(read_number(qs, KEY + "budget", DEFAULT_BUDGET, 1, INT_MAX, problems)))
+        tab.budget.setValue(int(read_number(qs, KEY + "budget", DEFAULT_BUDGET, 1, INT32_MAX, problems)))
         limit = read_number(
             qs, KEY + "time_limit", DEFAULT_TIME_LIMIT_S, tab.timeLimit.minimum(),
             tab.timeLimit.maximum(), problems, whole=False,
         )  # fmt: skip
         tab.timeLimit.setValue(limit)
         tab.set_window(
-            int(read_number(qs, KEY + "window_first", 0, 0, BLOCK_MAX, problems)),
-            int(read_number(qs, KEY + "window_blocks", 0, 0, BLOCK_MAX, problems)),
+            int(read_number(qs, KEY + "window_first", 0, 0, LARGE_INT_MAX, problems)),
+            int(read_number(qs, KEY + "window_blocks", 0, 0, LARGE_INT_MAX, problems)),
         )
     except (TypeError, ValueError, OverflowError) as exc:
         problems.append(f"the saved launch could not be read ({exc}); kept the text only")

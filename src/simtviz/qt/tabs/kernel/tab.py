@@ -19,13 +19,9 @@ from PySide6.QtCore import QEvent, QSettings, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
-    QDoubleSpinBox,
     QFileDialog,
-    QGridLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -42,8 +38,6 @@ from simtviz.backends import info_for
 from simtviz.core.errors import Cancelled, LaunchTooLarge, describe
 from simtviz.core.trace.infer import DEFAULT_ARRAY, infer_specs
 from simtviz.core.trace.model import (
-    DEFAULT_BUDGET,
-    DEFAULT_TIME_LIMIT_S,
     TraceRequest,
     TraceResult,
     window_for,
@@ -54,22 +48,16 @@ from simtviz.core.trace.templates import templates
 from simtviz.core.trace.words import element_words, look_at
 from simtviz.qt.tabs.kernel import files as kernel_files
 from simtviz.qt.tabs.kernel.editor import CodeEditor
-from simtviz.qt.tabs.kernel.run import ArgsTable, fit_findings, refused_now
+from simtviz.qt.tabs.kernel.run import fit_findings, refused_now
+from simtviz.qt.tabs.kernel.settings import KernelSettings
 from simtviz.qt.tabs.kernel.views import SHOWN_ACCESSES, ArraysPanel, LinesTable, TraceData, WarpSectorsView
+from simtviz.qt.widgets.spins import INT32_MAX
 from simtviz.qt.widgets.text_box import ScrollingText
 
 if TYPE_CHECKING:
     from simtviz.qt.session import RunSession
 
 log = logging.getLogger(__name__)
-INT_MAX = 2_147_483_647
-# Linear block ids reach 2^31 × 65,535² (past a QSpinBox's int32): a double holds every integer
-# up to 2^53 exactly (as the index map's window does).
-BLOCK_MAX = 2**53
-WINDOW_HELP = (
-    "Window: only the threads of these blocks (numbered x, then y, then z) are logged; every "
-    "thread still runs. Blocks 'all' = to the last block."
-)
 SAVE_DELAY_MS = 400
 TRACE_RUN = "trace"  # the experiment this tab runs
 KEY = "kernel/"  # settings keys: kernel/source, kernel/template, kernel/grid, …
@@ -125,60 +113,13 @@ class KernelTab(QWidget):
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
         lv.addWidget(self.editor, 1)
-        note = QLabel(
-            "Your own code, run on your machine: opening a file never runs it; only Run does, "
-            "in a separate process that is stopped at the time limit."
-        )
-        note.setWordWrap(True)
-        note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-
-        launch = QGroupBox("Launch")
-        grid = QGridLayout(launch)
-        self.spins: dict[str, QSpinBox] = {}
-        for col, axis in enumerate("XYZ"):
-            grid.addWidget(QLabel(axis), 0, col + 1)
-            for row, what in enumerate(("Grid", "Block")):
-                spin = QSpinBox(objectName=f"kernel{what}{axis}")
-                spin.setRange(0, INT_MAX)
-                spin.setValue(1)
-                self.spins[f"{what.lower()}{axis}"] = spin
-                grid.addWidget(spin, row + 1, col + 1)
-        grid.addWidget(QLabel("grid (blocks)"), 1, 0)
-        grid.addWidget(QLabel("block (threads)"), 2, 0)
-
-        self.args = ArgsTable()
-        self.refreshButton = QPushButton("Read parameters from the code", objectName="kernelRefreshArgs")
-        self.check = QLineEdit(objectName="kernelCheck")
-        self.check.setPlaceholderText("optional NumPy check over the final arrays, e.g. C == A + B")
-        self.budget = QSpinBox(objectName="kernelBudget")
-        self.budget.setRange(1, INT_MAX)
-        self.budget.setValue(DEFAULT_BUDGET)
-        self.budget.setToolTip("most accesses logged; more are counted but not recorded")
-        self.timeLimit = QDoubleSpinBox(objectName="kernelTimeLimit")
-        self.timeLimit.setRange(0.5, 3600)
-        self.timeLimit.setValue(DEFAULT_TIME_LIMIT_S)
-        self.timeLimit.setSuffix(" s")
-        self.windowFirst = self._block_spin(
-            "kernelWindowFirst", "the window's first block (linear id, from 0)"
-        )
-        self.windowBlocks = self._block_spin(
-            "kernelWindowBlocks", "how many blocks the window takes ('all': through the last block)"
-        )
-        self.windowBlocks.setSpecialValueText("all")
-        # A grid, not a row: every input keeps its place whatever is typed.
-        opts = QGridLayout()
-        opts.addWidget(QLabel("Budget (accesses)"), 0, 0)
-        opts.addWidget(self.budget, 0, 1)
-        opts.addWidget(QLabel("Time limit"), 0, 2)
-        opts.addWidget(self.timeLimit, 0, 3)
-        opts.addWidget(QLabel("Window: first block"), 1, 0)
-        opts.addWidget(self.windowFirst, 1, 1)
-        opts.addWidget(QLabel("blocks"), 1, 2)
-        opts.addWidget(self.windowBlocks, 1, 3)
-        window_help = QLabel(WINDOW_HELP, objectName="kernelWindowHelp")
-        window_help.setWordWrap(True)
-        window_help.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        opts.addWidget(window_help, 2, 0, 1, 4)
+        # The launch, the parameters, the check, the budget, the limit and the window; each input
+        # is the tab's too (docs/CONTRACT.md's objectNames, kernel_files, tests).
+        self.settingsPanel = settings = KernelSettings()
+        self.spins, self.args, self.check = settings.spins, settings.args, settings.check
+        self.refreshButton = settings.refreshButton
+        self.budget, self.timeLimit = settings.budget, settings.timeLimit
+        self.windowFirst, self.windowBlocks = settings.windowFirst, settings.windowBlocks
         self.runButton = QPushButton("Run traced", objectName="kernelRunButton")
         self.runButton.setToolTip("Run traced (Ctrl+R or F5 on this tab; Esc cancels)")
         self.cancelButton = QPushButton("Cancel", objectName="kernelCancelButton")
@@ -193,31 +134,17 @@ class KernelTab(QWidget):
         # Two lines that scroll: a long thread list must not take the arrays' height (1280 × 720).
         self.detail = ScrollingText(2, objectName="kernelDetail")
         self.threadSpin = QSpinBox(objectName="kernelThread")
-        self.threadSpin.setRange(-1, INT_MAX)
+        self.threadSpin.setRange(-1, INT32_MAX)
         self.threadSpin.setValue(-1)
         self.threadSpin.setSpecialValueText("none")
         self.threadSpin.setToolTip("a global thread id: its accesses are outlined in the arrays")
 
         # The settings scroll in their own box under the editor (the tab's one scroll area).
-        settings = QWidget(objectName="kernelSettings")
-        sv = QVBoxLayout(settings)
-        sv.setContentsMargins(0, 0, 4, 0)
-        sv.addWidget(launch)
-        sv.addWidget(QLabel("Parameters"))
-        sv.addWidget(self.args, 1)
-        sv.addWidget(self.refreshButton)
-        sv.addWidget(self.check)
-        sv.addLayout(opts)
-        sv.addWidget(note)
         settings_scroll = QScrollArea(objectName="kernelSettingsScroll")
         settings_scroll.setWidget(settings)
         settings_scroll.setWidgetResizable(True)
         settings_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         settings_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.args.setMinimumHeight(120)  # the header and a few parameters, not 1.5 rows
-        launch.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        for spin in self.spins.values():
-            spin.setMinimumWidth(40)
 
         self.arrays = ArraysPanel()
         self.lines = LinesTable()
@@ -288,23 +215,13 @@ class KernelTab(QWidget):
         self.threadSpin.valueChanged.connect(self.select_thread)
         self.lines.itemSelectionChanged.connect(self._on_line_selected)
 
-    @staticmethod
-    def _block_spin(name: str, tip: str) -> QDoubleSpinBox:
-        spin = QDoubleSpinBox(objectName=name)
-        spin.setDecimals(0)
-        spin.setRange(0, BLOCK_MAX)
-        spin.setValue(0)
-        spin.setToolTip(tip)
-        return spin
-
     def window_inputs(self) -> tuple[int, int]:
         """(first block, blocks) as typed; blocks 0 means through the last block."""
-        return int(self.windowFirst.value()), int(self.windowBlocks.value())
+        return self.settingsPanel.window_inputs()
 
     def set_window(self, first: int = 0, blocks: int = 0) -> None:
         """The window's inputs; the defaults are the whole launch."""
-        self.windowFirst.setValue(first)
-        self.windowBlocks.setValue(blocks)
+        self.settingsPanel.set_window(first, blocks)
 
     # --- state -------------------------------------------------------------------------------
     def _changed(self, *_: Any) -> None:
@@ -322,18 +239,13 @@ class KernelTab(QWidget):
         self.session.say(text, 15000)
 
     def _set_dims(self, grid: str, block: str) -> None:
-        for what, text in (("grid", grid), ("block", block)):
-            values = [int(v) for v in text.split(",")] + [1, 1, 1]
-            for axis, v in zip("XYZ", values, strict=False):
-                if not 0 <= v <= INT_MAX:
-                    raise ValueError(f"{KEY}{what}={text} is out of range")
-                self.spins[f"{what}{axis}"].setValue(v)
+        self.settingsPanel.set_dims(grid, block, KEY)
 
     def grid(self) -> tuple[int, int, int]:
-        return tuple(self.spins[f"grid{a}"].value() for a in "XYZ")  # type: ignore[return-value]
+        return self.settingsPanel.grid()
 
     def block(self) -> tuple[int, int, int]:
-        return tuple(self.spins[f"block{a}"].value() for a in "XYZ")  # type: ignore[return-value]
+        return self.settingsPanel.block()
 
     # --- templates and files -------------------------------------------------------------------
     def _on_template(self, index: int) -> None:
@@ -494,11 +406,11 @@ class KernelTab(QWidget):
         self._notes = []
         self.result.setPlainText("\n".join(findings(result)))
         self.arrays.show_data(self._data)
-        summary = result.summary()
-        self.lines.show_lines(summary["lines"], summary.get("shared_lines"))
+        analysis = result.analysis  # the typed result; summary() is for --json and scripts
+        self.lines.show_lines(analysis.lines, analysis.shared_lines)
         self.warp.show_request(None)
         self.detail.setText("Click an element to see the threads that touched it.")
-        look = look_at(summary)  # the most urgent finding's line, whatever its kind
+        look = look_at(analysis)  # the most urgent finding's line, whatever its kind
         if look:
             self.editor.mark_line(look[0][0])
 
@@ -585,12 +497,10 @@ class KernelTab(QWidget):
         if not selected:
             return
         row = self.lines.rows_data[selected[0].row()]
-        self.editor.mark_line(row["line"])
+        self.editor.mark_line(row.line)
         sites = [
             s.id for s in self._data.result.sites
-            if s.line == row["line"] and s.array == row["array"] and s.kind == row["kind"]
+            if s.line == row.line and s.array == row.array and s.kind == row.kind
         ]  # fmt: skip
-        shared = " (shared)" if row.get("space") == "shared" else ""
-        self.warp.show_request(
-            self._data.warp_request(sites), f"line {row['line']} {row['kind']} {row['array']}{shared}"
-        )
+        where = f"line {row.line} {row.kind} {row.array}" + (" (shared)" if row.space == "shared" else "")
+        self.warp.show_request(self._data.warp_request(sites), where)

@@ -40,12 +40,12 @@ from simtviz.core.trace.analysis import (
     F_THREAD,
     NOBODY,
     SECTOR_BYTES,
-    SHARED,
     WARP,
     instances,
     warp_of,
 )
 from simtviz.core.trace.model import TraceResult
+from simtviz.core.trace.stats import SHARED, LineStats, SharedLineStats
 from simtviz.core.trace.words import number
 from simtviz.qt.map.items import IntegerAxis, quiet_unlabelled_axes
 
@@ -296,34 +296,32 @@ class LinesTable(QTableWidget):
         self.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
-        self.rows_data: list[dict[str, Any]] = []
+        self.rows_data: list[LineStats | SharedLineStats] = []
 
-    def show_lines(
-        self, lines: list[dict[str, Any]], shared_lines: list[dict[str, Any]] | None = None
-    ) -> None:
+    def show_lines(self, lines: list[LineStats], shared_lines: list[SharedLineStats] | None = None) -> None:
         shared = list(shared_lines or [])
         headers = self.HEADERS + (self.SHARED_HEADERS if shared else ())
         self.setColumnCount(len(headers))
         self.setHorizontalHeaderLabels(list(headers))
         # By line; on one line the global rows first (a stable sort of global then shared).
-        rows = sorted([*lines, *shared], key=lambda row: row["line"])
+        rows: list[LineStats | SharedLineStats] = sorted([*lines, *shared], key=lambda row: row.line)
         self.rows_data = rows
         self.setRowCount(len(rows))
         for r, row in enumerate(rows):
-            if row.get("space") == SHARED:
-                wpr = row["wavefronts_per_request"]
-                degree = row["max_conflict_degree"]
+            if isinstance(row, SharedLineStats):
+                wpr = row.wavefronts_per_request
+                degree = row.max_conflict_degree
                 cells: tuple[str, ...] = (
-                    str(row["line"]), f"{row['array']} (shared)", row["kind"], f"{row['count']:,}",
-                    f"{row['requests']:,}", "—", "—", "—" if wpr is None else f"{wpr:g}",
-                    "—" if not row["requests"] else
-                    ("none" if row["wavefronts"] == row["min_wavefronts"] else f"{degree}-way"),
+                    str(row.line), f"{row.array} (shared)", row.kind, f"{row.count:,}",
+                    f"{row.requests:,}", "—", "—", "—" if wpr is None else f"{wpr:g}",
+                    "—" if not row.requests else
+                    ("none" if row.wavefronts == row.min_wavefronts else f"{degree}-way"),
                 )  # fmt: skip
             else:
-                spr = row["sectors_per_request"]
-                eff = row["efficiency"]
+                spr = row.sectors_per_request
+                eff = row.efficiency
                 cells = (
-                    str(row["line"]), row["array"], row["kind"], f"{row['count']:,}", f"{row['requests']:,}",
+                    str(row.line), row.array, row.kind, f"{row.count:,}", f"{row.requests:,}",
                     "—" if spr is None else number(spr), "—" if eff is None else f"{eff:.0%}",
                 ) + (("—", "—") if shared else ())  # fmt: skip
             for c, text in enumerate(cells):

@@ -20,32 +20,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractSpinBox,
     QApplication,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
-    QTabWidget,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from simtviz.backends.base import DEVICE_WORDS, BackendKind
 from simtviz.backends.lesson import PROBES, LessonRequest
-from simtviz.core.errors import LaunchRejected
-from simtviz.core.launch import LaunchConfig
-from simtviz.core.lesson import STEPS, Step, TryIt, probes_of
+from simtviz.core.lesson import STEPS, Step, probes_of
 from simtviz.qt.tabs.lesson.charts import chart_for, widget_png
 from simtviz.qt.tabs.lesson.demos import LessonDemos
 from simtviz.qt.tabs.lesson.handout import LessonHandout
+from simtviz.qt.tabs.lesson.page_keys import PageKeys
 from simtviz.qt.tabs.lesson.question import LessonQuestionBox
 from simtviz.qt.tabs.lesson.views import ErratumCard, code_html, values_html, values_text, wrap_label
 
@@ -57,13 +50,6 @@ log = logging.getLogger(__name__)
 LESSON = "lesson"
 
 
-def _takes_page_keys(widget: QWidget | None) -> bool:
-    """True where the user types (an editor, a text field, a spin box): Page Down is theirs there."""
-    if isinstance(widget, QPlainTextEdit | QTextEdit):
-        return not widget.isReadOnly()
-    return isinstance(widget, QLineEdit | QAbstractSpinBox)
-
-
 def _discard(widget: QWidget) -> None:
     """Take ``widget`` off screen now; Qt deletes it later (it may be inside its own signal)."""
     widget.hide()
@@ -71,7 +57,7 @@ def _discard(widget: QWidget) -> None:
     widget.deleteLater()
 
 
-class LessonPanel(LessonDemos, QWidget):
+class LessonPanel(QWidget):
     """``lessonPanel``: the steps in the chapter's order; ``step_count()``, ``current_step()``."""
 
     stepChanged = Signal(int)
@@ -94,19 +80,17 @@ class LessonPanel(LessonDemos, QWidget):
         self.question_runs: dict[str, dict[str, Any]] = {}  # section → the run that answered it
         self.handout = LessonHandout()  # this run's figures, step by step
         self._pending_probe: tuple[str, str] | None = None  # (section, probe) running now
-        self._pending_map: tuple[str, TryIt, LaunchConfig] | None = None
-        self._pending_vecadd: tuple[str, TryIt] | None = None
-        self._colour_turn: dict[str, int] = {}  # section → which of its colourings comes next
-        self._driven_page: QWidget | None = None  # the tab a Try-it opened
         self._point_size = 11
         self._build()
-        self._build_keys()
+        # Page Down / Page Up, on the window while the lesson or a tab it opened is shown.
+        self.pages = PageKeys(self, self._key_next, self._key_previous)
+        # The Try-its that drive the index map, the vector add and other tabs.
+        self.demos = LessonDemos(self, self, session)
         if session is not None:
             session.backendReady.connect(lambda info: self.set_backend_kind(str(info.kind)))
             session.busyChanged.connect(lambda _busy: self._update_buttons())
             session.resultArrived.connect(self._on_result)
             session.runFailed.connect(self._on_failed)
-            session.recordingChanged.connect(self._on_recording)
             session.presentationChanged.connect(lambda _on: self._restyle())
             # The window puts this panel in its tabs after building it: find them then.
             QTimer.singleShot(0, self._attach)
@@ -207,104 +191,21 @@ class LessonPanel(LessonDemos, QWidget):
         outer.addLayout(nav)
         self._restyle()
 
-    def _build_keys(self, owner: QWidget | None = None) -> None:
-        """Page Down / Page Up: on the window (``owner``) while the lesson (or a tab it opened) is
-        shown; on the panel alone when it is in no window's tabs."""
-        for old in getattr(self, "_keys", ()):
-            old.setEnabled(False)
-            old.deleteLater()
-        context = (
-            Qt.ShortcutContext.WindowShortcut
-            if owner is not None
-            else Qt.ShortcutContext.WidgetWithChildrenShortcut
-        )
-        owner = owner if owner is not None else self
-        self._keys = []
-        for key, slot in ((Qt.Key.Key_PageDown, self._key_next), (Qt.Key.Key_PageUp, self._key_previous)):
-            shortcut = QShortcut(QKeySequence(key), owner)
-            shortcut.setContext(context)
-            shortcut.activated.connect(slot)
-            self._keys.append(shortcut)
-
     def _attach(self) -> None:
-        tabs = self._tabs()
-        if tabs is not None:
-            self._build_keys(self.window())
-            tabs.currentChanged.connect(lambda _i: self._on_tab_changed())
-            app = QApplication.instance()
-            if isinstance(app, QApplication):
-                app.focusChanged.connect(self._on_focus_changed)
-            self._on_tab_changed()
+        self.pages.attach()
         self._restyle()
 
-    # --- tabs of the main window ---------------------------------------------------------------
-    def _tabs(self) -> QTabWidget | None:
-        """The tab widget this panel is a page of (None: shown alone)."""
-        w = self.parentWidget()
-        while w is not None and not isinstance(w, QTabWidget):
-            w = w.parentWidget()
-        return w
-
-    def _page_of(self, widget: QWidget) -> QWidget | None:
-        """The tab page that holds ``widget``, or None when it is in no tab."""
-        tabs = self._tabs()
-        w: QWidget | None = widget
-        while tabs is not None and w is not None:
-            if tabs.indexOf(w) >= 0:
-                return w
-            w = w.parentWidget()
-        return None
-
-    def _lesson_shown(self) -> bool:
-        tabs = self._tabs()
-        return tabs is None or tabs.currentWidget() is self._page_of(self)
-
-    def _on_tab_changed(self) -> None:
-        tabs = self._tabs()
-        assert tabs is not None
-        current = tabs.currentWidget()
-        if current is not self._driven_page and current is not self._page_of(self):
-            self._driven_page = None  # the user went elsewhere: leave their keys alone
-        active = current is self._page_of(self) or (current is not None and current is self._driven_page)
-        # Page Down / Up typed in an editor page through the editor, never through the lesson.
-        active = active and not _takes_page_keys(QApplication.focusWidget())
-        for shortcut in self._keys:
-            shortcut.setEnabled(active)
-
-    def _on_focus_changed(self, _old: QWidget | None, _new: QWidget | None) -> None:
-        if self._tabs() is not None:
-            self._on_tab_changed()
-
     def _open_page_of(self, widget: QWidget, show: Callable[[], object] | None = None) -> bool:
-        """Show the tab page holding ``widget`` (through ``show``, an intent that brings it
-        forward, when given); Page Down / Up keep working there. False when it is in no tab."""
-        tabs, page = self._tabs(), self._page_of(widget)
-        if tabs is None or page is None:
-            return False
-        self._driven_page = page
-        if show is not None:
-            show()
-        else:
-            tabs.setCurrentWidget(page)
-        return True
-
-    def _back_to_lesson(self) -> bool:
-        """Show the lesson tab again; True when it was not shown."""
-        if self._lesson_shown():
-            return False
-        tabs, page = self._tabs(), self._page_of(self)
-        if tabs is not None and page is not None:
-            tabs.setCurrentWidget(page)
-        return True
+        return self.pages.open_page_of(widget, show)
 
     def _key_next(self) -> None:
         """Page Down: first what is below on this step, a page at a time, then the next step."""
-        if self._back_to_lesson() or not self.reveal(1):
+        if self.pages.back_to_lesson() or not self.reveal(1):
             self.next()
 
     def _key_previous(self) -> None:
         """Page Up: the mirror of Page Down; the previous step opens at its end."""
-        if self._back_to_lesson():  # from a demonstration, Page Up returns to its step
+        if self.pages.back_to_lesson():  # from a demonstration, Page Up returns to its step
             return
         if not self.reveal(-1) and self._index > 0:
             self.show_step(self._index - 1, at_end=True)
@@ -398,7 +299,7 @@ class LessonPanel(LessonDemos, QWidget):
         for i, (button, t) in enumerate(zip(buttons, s.try_its, strict=False)):
             label = f"▶ Try it: {t.label}"
             colours = t.params.get("colors", ())
-            turn = self._colour_turn.get(s.section)
+            turn = self.demos.colour_turn.get(s.section)
             if i == 0 and len(colours) > 1 and turn is not None:
                 label = f"▶ Try it: colour by {colours[turn]} ({turn + 1} of {len(colours)})"
             button.setText(label)
@@ -435,9 +336,9 @@ class LessonPanel(LessonDemos, QWidget):
         t = s.try_its[which]
         actions: dict[str, Callable[[], object]] = {
             "probe": lambda: self.run_probe(t.params["probe"], s.section, t.params),
-            "index_map": lambda: self._try_index_map(s, t),
-            "vecadd": lambda: self._try_vecadd(s, t),
-            "open_view": lambda: self._try_open_view(t),
+            "index_map": lambda: self.demos.try_index_map(s, t),
+            "vecadd": lambda: self.demos.try_vecadd(s, t),
+            "open_view": lambda: self.demos.try_open_view(t),
         }
         actions[t.action]()
 
@@ -468,35 +369,11 @@ class LessonPanel(LessonDemos, QWidget):
     def _on_result(self, experiment: str, result: Any) -> None:
         if experiment == LESSON and isinstance(result, dict):
             self.show_probe_result(result.get("probe", ""), result)
-        elif experiment == "vecadd" and self._pending_vecadd is not None:
-            section, _t = self._pending_vecadd
-            self._pending_vecadd = None
-            verdict = "Test succeeded" if getattr(result, "verified", False) else "Test failed"
-            if getattr(result, "kernel_error", None):
-                verdict += f": {result.kernel_error}"
-            self._status(f"Vector add: {verdict}. The Vector add tab shows the run.")
-            panel = self._find(QWidget, "vecaddPanel")
-            if panel is not None:
-                self._add_figure(section, widget_png(panel), f"The vector add: {verdict}")
-            self.demoFinished.emit(section, verdict)
 
     def _on_failed(self, experiment: str, _request: Any, exc: BaseException, _tb: str) -> None:
         if experiment == LESSON and self._pending_probe is not None:
             self._pending_probe = None
             self._status(f"The probe could not run: {type(exc).__name__}: {exc}")
-        elif experiment == "vecadd" and self._pending_vecadd is not None:
-            section, _t = self._pending_vecadd
-            self._pending_vecadd = None
-            if isinstance(exc, LaunchRejected):
-                # The vector-add panel opens launchErrorDialog with the driver's text.
-                text = f"Launch rejected, as the chapter says: {exc.driver_text}. {exc.explanation}"
-            else:
-                text = f"The vector add failed: {type(exc).__name__}: {exc}"
-            self._status(text)
-            self.demoFinished.emit(section, text)
-        elif experiment == "record" and self._pending_map is not None:
-            self._pending_map = None
-            self._status(f"The index map run failed: {exc}")
 
     def show_probe_result(self, probe: str, result: dict[str, Any]) -> None:
         """Keep ``result`` (it may be evidence on other steps too) and show it where it belongs."""

@@ -14,7 +14,6 @@ from simtviz.core.schedule import ScheduleAnalysis, ScheduleResult, analyse, is_
 from simtviz.resources import ResourceNotFound, resource_path
 
 SCHEDULE = "schedule"
-INT_MAX = 2_147_483_647
 
 # Launches that each show one limiting factor on an H100/H200 (the recorded fixtures):
 # label → (blocks, threads per block, work µs, shared memory bytes, register-heavy).

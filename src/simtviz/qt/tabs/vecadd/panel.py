@@ -1,8 +1,10 @@
 """The vector-add panel: the guide's §2.2.5 program, run, verified and timed, with its code shown.
 
 Every run goes through the run session (the simulator itself runs in the backend's child
-process, never in this one). Long simulator runs are estimated first and need a confirmation;
-a rejected launch (block 2048, §2.2.6) opens the same dialog as the index map.
+process, never in this one). Long simulator runs are estimated first (the launch line says
+"asks first"); the backend refuses them unforced and the session asks "Run it anyway?", as for
+every experiment, in the vector add's words (``VecaddRequest.threads_in_words``). A rejected
+launch (block 2048, §2.2.6) opens the same dialog as the index map.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.backends.base import DEVICE_WORDS, BackendInfo, BackendKind
-from simtviz.core.errors import Cancelled, LaunchRejected
+from simtviz.core.errors import Cancelled, LaunchRejected, LaunchTooLarge
 from simtviz.core.estimates import estimate_seconds, format_duration, max_threads_unasked
 from simtviz.core.launch import launch_text
 from simtviz.core.vecadd import (
@@ -52,8 +54,7 @@ from simtviz.core.vecadd import (
 from simtviz.qt import dialogs
 from simtviz.qt.session import VECADD, RunSession
 from simtviz.qt.widgets.progress import ProgressPanel
-
-INT_MAX = 2_147_483_647
+from simtviz.qt.widgets.spins import INT32_MAX
 
 LESSON = (
     "Kernels are not bounds-checked on a GPU — CuPy arrays included (the guide says otherwise; it "
@@ -74,9 +75,11 @@ class VecaddPanel(QWidget):
         self.setObjectName("vecaddPanel")
         self._session = session
         self._n_edited = False
+        self._shown = "Not run yet."  # the last result's text: a run refused unforced keeps it
         self._build()
         session.backendReady.connect(self._on_ready)
         session.busyChanged.connect(self._on_busy)
+        session.runStarted.connect(self._on_started)
         session.resultArrived.connect(self._on_result)
         session.runFailed.connect(self._on_error)
         if session.info is not None:
@@ -88,7 +91,7 @@ class VecaddPanel(QWidget):
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
         self.vecaddN = QSpinBox(objectName="vecaddN")
-        self.vecaddN.setRange(0, INT_MAX)  # invalid sizes must be enterable, never clamped
+        self.vecaddN.setRange(0, INT32_MAX)  # invalid sizes must be enterable, never clamped
         self.vecaddN.setValue(SIM_DEFAULT_N)
         self.vecaddN.setGroupSeparatorShown(True)
         self.vecaddN.setToolTip("vector_size: the guide uses 2^24 + 11, not a multiple of the block size")
@@ -145,7 +148,7 @@ class VecaddPanel(QWidget):
         left_layout.addWidget(self.vecaddCodeNote)
         left_layout.addWidget(self.vecaddCode, 1)
 
-        self.vecaddResult = QLabel("Not run yet.", objectName="vecaddResult")
+        self.vecaddResult = QLabel(self._shown, objectName="vecaddResult")
         self.vecaddResult.setWordWrap(True)
         self.vecaddResult.setTextFormat(Qt.TextFormat.PlainText)
         self.vecaddResult.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -287,16 +290,14 @@ class VecaddPanel(QWidget):
         )
 
     # ----- running -----
-    def run(self, sweep: bool = False, force: bool = False) -> None:
-        """Run the program (through the worker); long simulator runs ask first."""
-        request = self.request(sweep, force)
-        if not force and self.needs_confirmation(request):
-            self._confirm(request, self._estimate(request))
-            return
-        self._submit(request)
+    def run(self, sweep: bool = False, force: bool = False) -> bool:
+        """Run the program (through the worker); a long simulator run unforced is refused there,
+        and the session asks "Run it anyway?". False when the session is busy."""
+        return self._session.run(VECADD, self.request(sweep, force))
 
-    def _submit(self, request: VecaddRequest) -> None:
-        if self._session.run(VECADD, request):
+    def _on_started(self, experiment: str, request: VecaddRequest) -> None:
+        # The session's run_anyway starts runs too: what runs is said here, not where Run is.
+        if experiment == VECADD:
             launch = launch_text("vecadd", grid_for(request.n, request.block), request.block, None)
             self.vecaddResult.setText(f"Running {launch} on {self._where()}…")
 
@@ -318,30 +319,12 @@ class VecaddPanel(QWidget):
             dialogs.show_launch_error(self, exc)
         elif facts is not None and facts.out_of_memory:
             self.vecaddResult.setText(f"Not enough GPU memory: {facts.what}\nTry a smaller N.")
-        elif facts is not None:
-            self._confirm(request, facts.estimate_s)
+        elif isinstance(exc, LaunchTooLarge):
+            self.vecaddResult.setText(self._shown)  # nothing ran: the session asks; No keeps this
         elif isinstance(exc, Cancelled):
             self.vecaddResult.setText("Cancelled.")
         else:
             self.vecaddResult.setText(f"The run failed: {type(exc).__name__}: {exc}")
-
-    def _confirm(self, request: VecaddRequest, estimate_s: float | None) -> None:
-        eta = format_duration(estimate_s) if estimate_s is not None else "a long time"
-
-        def answered(yes: bool) -> None:
-            if yes:
-                self.run(request.sweep, force=True)
-            else:
-                self.vecaddResult.setText("Not run: the simulator would take too long. Try a smaller N.")
-
-        dialogs.confirm_long_run(
-            self,
-            "vecaddConfirmDialog",
-            "A long simulator run",
-            f"{request.simulated_threads():,} simulated threads: about {eta} on {self._where()}.",
-            "Run it anyway? Cancel stops it at any time.",
-            answered,
-        )
 
     # ----- showing -----
     def show_result(self, result: VecaddResult) -> None:
@@ -350,7 +333,8 @@ class VecaddPanel(QWidget):
             lines.append(GPU_WOULD_NOT_RAISE)
         # The verdict first, where the eye lands: the chapter's punchline must not need a scroll.
         verdict = lines.pop(lines.index("Test succeeded" if "Test succeeded" in lines else "Test failed"))
-        self.vecaddResult.setText("\n".join([verdict, *lines]))
+        self._shown = "\n".join([verdict, *lines])
+        self.vecaddResult.setText(self._shown)
         self._show_timings(result)
         self._show_sweep(result)
         self.resultShown.emit(result)
@@ -399,7 +383,7 @@ class VecaddPanel(QWidget):
         self.vecaddSweepTable.setVisible(True)
         if self._bars is not None:
             chart.removeItem(self._bars)
-        on_gpu = not result.simulated
+        on_gpu = result.on_gpu
         values = [(row.bandwidth_GBps if on_gpu else row.sim_wall_ms) or 0.0 for row in result.sweep]
         self._bars = pg.BarGraphItem(x=list(range(len(values))), height=values, width=0.6, brush="#4c9be8")
         chart.addItem(self._bars)
@@ -408,8 +392,10 @@ class VecaddPanel(QWidget):
             chart.setLabel("left", "effective bandwidth (GB/s)")
             chart.setTitle("Bandwidth per block size (GPU, median of 20 launches each)")
         else:
-            chart.setLabel("left", "CPU-simulator wall-clock (ms)")
-            chart.setTitle("CPU simulator: wall-clock per block size (not GPU bandwidth)")
+            # the emulator's sweep is CPU wall-clock too: never a GPU title over its bars
+            where = DEVICE_WORDS[BackendKind.EMU if result.backend == "emu" else BackendKind.SIM]
+            chart.setLabel("left", f"wall-clock on {where} (ms)")
+            chart.setTitle(f"Wall-clock per block size on {where} (not GPU bandwidth)")
         chart.getPlotItem().getViewBox().setMouseEnabled(x=False, y=False)
         chart.setToolTip(MEASUREMENT_NOTES["bandwidth_GBps" if on_gpu else "sim_wall_ms"])
         table = self.vecaddSweepTable

@@ -217,3 +217,52 @@ def test_a_rejected_launch_shows_launch_error_dialog(qtbot, window) -> None:
     text = f"{dialog.text()} {dialog.informativeText()}" if isinstance(dialog, QMessageBox) else ""
     assert "2,048 > 1,024" in text or "2048 > 1024" in text
     dialog.done(QMessageBox.StandardButton.Close)
+
+
+def test_a_launch_with_blocks_past_the_window_boxes_says_so_in_words(qtbot, window) -> None:
+    show_tab(window, "Your kernel")
+    tab = window.findChild(QWidget, "kernelTab")
+    grid_x, grid_y = window.findChild(QSpinBox, "kernelGridX"), window.findChild(QSpinBox, "kernelGridY")
+    help_label = window.findChild(QLabel, "kernelWindowHelp")
+    # 65,536 × 32,768 = 2^31 = 2,147,483,648 blocks, ids 0 … 2,147,483,647: the boxes reach all.
+    grid_x.setValue(65_536)
+    grid_y.setValue(32_768)
+    assert "This launch has" not in help_label.text()
+    # 65,536 × 65,536 = 2^32 = 4,294,967,296 blocks: ids past 2,147,483,647 cannot be typed.
+    grid_y.setValue(65_536)
+    assert (
+        "This launch has 4,294,967,296 blocks (0–4,294,967,295), more than these boxes reach: "
+        "a window can start at block 2,147,483,647 at the latest" in help_label.text()
+    )
+    assert "simtviz trace --window FIRST:COUNT" in help_label.text()
+    # Asked for a window the boxes cannot hold, the tab says so and keeps the one shown.
+    tab.set_window(5, 2)
+    try:
+        tab.set_window(2_147_483_648, 0)  # 2^31
+    except ValueError as exc:
+        assert "first block 2,147,483,648 is past what the boxes hold (0 to 2,147,483,647)" in str(exc)
+    else:
+        raise AssertionError("set_window took a first block past the boxes")
+    assert tab.window_inputs() == (5, 2)
+    grid_y.setValue(1)
+    assert "This launch has" not in help_label.text()
+
+
+def test_a_saved_window_past_the_boxes_is_named_not_clamped(qtbot, tmp_path) -> None:
+    from PySide6.QtCore import QSettings
+
+    from simtviz.gui import create_main_window
+
+    path = str(tmp_path / "w.ini")
+    saved = QSettings(path, QSettings.Format.IniFormat)
+    saved.setValue("kernel/source", "from numba import cuda\n\n\n@cuda.jit\ndef k(A):\n    A[0] = 1\n")
+    saved.setValue("kernel/grid", "4,1,1")
+    saved.setValue("kernel/window_first", "3000000000")  # past 2^31 - 1: an older version saved it
+    saved.sync()
+    w = create_main_window(backend="sim", settings=QSettings(path, QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    tab = w.findChild(QWidget, "kernelTab")
+    text = tab.findChild(QTextEdit, "kernelResult").toPlainText()
+    assert "kernel/window_first=3000000000 is not a number from 0 to 2,147,483,647; using 0" in text
+    assert tab.window_inputs() == (0, 0)
+    w.close()

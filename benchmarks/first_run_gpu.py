@@ -27,14 +27,15 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication, QSpinBox
 app = QApplication([])
 BACKEND, GRID = os.environ["SIMTVIZ_BACKEND"], int(os.environ.get("FIRST_RUN_GRID", "256"))
-# As the app starts (qt/app.py run_app): the session's worker first, then the window's modules.
+# As the app starts (qt/app.py run_app): the session's worker first, then the window's modules,
+# and only the first tab before the first frame.
 from simtviz.qt.gui_gc import collect_on_gui_thread
 from simtviz.qt.session import RunSession
 collect_on_gui_thread()
 session = RunSession(backend=BACKEND)
 from simtviz.qt.main_window import create_main_window
 settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
-window = create_main_window(BACKEND, settings, session=session)
+window = create_main_window(BACKEND, settings, session=session, tabs_later=True)
 window.show()
 LAUNCH = (("gridX", GRID), ("gridY", 1), ("gridZ", 1), ("blockX", 256), ("blockY", 1), ("blockZ", 1))
 for name, value in LAUNCH:

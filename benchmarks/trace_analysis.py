@@ -92,9 +92,9 @@ def main() -> None:
             f"{copy_ms:6.1f} ms  ({label})"
         )
     # float32, every warp full but perhaps the last: 4 sectors per request (3.9999 with a short one)
-    lines = {(r["array"], r["kind"]): round(r["sectors_per_request"], 2) for r in result.lines}
+    lines = {(r.array, r.kind): round(r.sectors_per_request or 0.0, 2) for r in result.lines}
     assert lines == {("A", "load"): 4.0, ("B", "load"): 4.0, ("C", "store"): 4.0}, lines
-    assert result.arrays["C"]["untouched"] == 0 and result.arrays["C"]["multi_writer"] == 0
+    assert result.arrays["C"].untouched == 0 and result.arrays["C"].multi_writer == 0
 
 
 if __name__ == "__main__":

@@ -206,6 +206,9 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/core/exercise/test_checks_handworked.py",
             "tests/core/exercise/test_model_handworked.py",
+            "tests/core/exercise/test_explain_handworked.py",
+            "tests/core/exercise/test_handout_handworked.py",
+            "tests/core/exercise/test_catalog_handworked.py",
             "tests/emu/test_exercises_emu.py",
             "tests/core/exercise/test_exercises.py",
             "tests/cli/test_exercise_cli.py",
@@ -302,7 +305,14 @@ TESTS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("core/files.py", ["tests/core/test_files.py"]),
-    ("core/vecadd.py", ["tests/core/test_vecadd_core.py", "tests/cli/test_vecadd_cli.py"]),
+    (
+        "core/vecadd.py",
+        [
+            "tests/core/test_vecadd_handworked.py",
+            "tests/core/test_vecadd_core.py",
+            "tests/cli/test_vecadd_cli.py",
+        ],
+    ),
     (
         "core/schedule/occupancy.py",
         [
@@ -433,12 +443,20 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/base.py",
         [
+            "tests/backends/test_base_handworked.py",
             "tests/core/test_limits_boundaries.py",
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_experiments.py",
         ],
     ),
-    ("backends/selection.py", ["tests/cli/test_cli_exit_codes.py", "tests/backends/test_sim_backend.py"]),
+    (
+        "backends/selection.py",
+        [
+            "tests/backends/test_selection_handworked.py",
+            "tests/cli/test_cli_exit_codes.py",
+            "tests/backends/test_sim_backend.py",
+        ],
+    ),
     ("backends/experiment.py", ["tests/backends/test_experiments.py"]),
     (
         "backends/sim_child.py",

@@ -21,8 +21,30 @@ activate(BACKEND)
 
 import pytest  # noqa: E402
 
+# The longest test files (CPU seconds on 2 cores, docs/TESTING.md), run first: pytest-xdist hands
+# out whole files (``--dist loadscope --no-loadscope-reorder``, the Makefile) in this order, so
+# the last ones handed out are short and no worker waits alone on a long file at the end.
+LONGEST_FIRST = (
+    "kernels/test_trace_ptx.py",
+    "qt/test_fits_the_screen.py",
+    "kernels/test_exercise_ptx.py",
+    "qt/tabs/kernel/test_kernel_tab.py",
+    "qt/tabs/lesson/test_lesson_panel.py",
+    "qt/test_lecture_hall.py",
+    "test_fuzz.py",
+    "qt/tabs/kernel/test_kernel_tab_words.py",
+    "emu/test_emu_differential.py",
+    "qt/test_actions.py",
+)
+
+
+def _longest_first(item: pytest.Item) -> int:
+    path = item.nodeid.split("::")[0].removeprefix("tests/")
+    return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_longest_first)  # stable: each file's tests keep their order
     if BACKEND == "gpu":
         return
     skip = pytest.mark.skip(reason="needs a GPU: run SIMTVIZ_BACKEND=gpu python -m pytest -m gpu")

@@ -51,16 +51,21 @@ def _signal_handlers_restored() -> Iterator[None]:
     yield
     for signo, handler in saved.items():
         signal.signal(signo, handler if handler is not None else signal.SIG_DFL)
-    signal.set_wakeup_fd(wakeup)
+    try:
+        signal.set_wakeup_fd(wakeup)
+    except (ValueError, OSError):  # that file was closed meanwhile
+        signal.set_wakeup_fd(-1)
 
 
 @pytest.fixture(autouse=True)
 def _no_process_started_ahead(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A shown Your kernel or Exercises tab starts its next run's process ahead (numba's import,
-    the GPU-compile checker: ~2 s of CPU each, most never used by a test). Off here, so each Run
-    starts its own child; tests marked ``prewarm`` keep it (docs/TESTING.md)."""
+    """The app starts processes ahead of Run: the simulator's child as the window opens, and a
+    shown Your kernel or Exercises tab its next run's child (numba's import, the GPU-compile
+    checker: 0.6 to 2.7 s of CPU each, most never used by a test). Off here, so each is started
+    by the Run that needs it; tests marked ``prewarm`` keep them (docs/TESTING.md)."""
     if request.node.get_closest_marker("prewarm") is None:
         monkeypatch.setattr("simtviz.backends.isolated.prewarm", lambda kind, experiment: None)
+        monkeypatch.setattr("simtviz.backends.sim_process.SimProcessBackend.warm_up", lambda self: None)
 
 
 @pytest.fixture(autouse=True)

@@ -58,7 +58,8 @@ def run_app(backend_flag: str | None = None) -> int:
     with contextlib.suppress(ResourceNotFound):
         app.setWindowIcon(QIcon(str(resource_path("simtviz.svg"))))
     # "auto" was resolved above; the worker creates the backend the window shows.
-    window = create_main_window(requested_backend(backend_flag), session=session)
+    # Only the first tab before the first frame: the others once the backend is ready.
+    window = create_main_window(requested_backend(backend_flag), session=session, tabs_later=True)
     # Ctrl+C / SIGTERM / a closed terminal: close as the window's close button does.
     close_on_signals(window)
     window.show()

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QRect, QSettings, QSize
+from PySide6.QtCore import QEvent, QRect, QSettings, QSignalBlocker, QSize, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
@@ -38,12 +38,13 @@ from simtviz.qt.tabs.index_map.inspector import ThreadInspector
 from simtviz.qt.tabs.index_map.launch import LaunchPanel
 from simtviz.qt.tabs.index_map.tab import IndexMapTab
 from simtviz.qt.tabs.index_map.window import RecordingWindowPanel
-from simtviz.qt.window_style import StyledPages
+from simtviz.qt.window_style import PageStyles
 from simtviz.resources import ResourceNotFound, resource_path
 
 log = logging.getLogger(__name__)
 
 PREFERRED_SIZE = QSize(1500, 900)
+PENDING_TABS_LATEST_MS = 3000  # tabs_later: built by then even if the backend is still starting
 
 
 def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
@@ -56,7 +57,7 @@ def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
     return QRect(x, y, width, height)
 
 
-class MainWindow(StyledPages, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(
         self,
         backend: str = "sim",
@@ -64,10 +65,13 @@ class MainWindow(StyledPages, QMainWindow):
         parent: QWidget | None = None,
         backend_factory: Callable[[], Backend] | None = None,
         session: RunSession | None = None,
+        tabs_later: bool = False,
     ) -> None:
         """``backend_factory`` (a callable returning a Backend) replaces ``backend``: for tests.
         ``session``: one already started (the app starts it before importing the window's
-        widgets, so the backend warms up while they load); it becomes the window's child."""
+        widgets, so the backend warms up while they load); it becomes the window's child.
+        ``tabs_later``: only the first tab is built now, the others once the window is painted
+        and the backend ready (``build_pending_tabs``), or when asked for."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("simtviz — CUDA thread indexing, recorded")
@@ -85,7 +89,7 @@ class MainWindow(StyledPages, QMainWindow):
         # Tabs read and keep their settings through the session, never through the window.
         self.session.settings, self.session.store = self.settings, self._qsettings
 
-        self._build_widgets()
+        self._build_widgets(tabs_later)
         self._build_status_bar()
         self.menuActions = build_actions(self)
         self.presentationAction = self.menuActions["presentationAction"]
@@ -104,29 +108,100 @@ class MainWindow(StyledPages, QMainWindow):
             self.statusBar().showMessage(f"Warning: {self.settings_warning}", 15000)
 
     # --- layout ----------------------------------------------------------------------------------
-    def _build_widgets(self) -> None:
+    def _build_widgets(self, tabs_later: bool) -> None:
         self._tab_specs: dict[int, TabSpec] = {}  # id(tab widget) → its TabSpec
+        # Tabs not built yet (tabs_later): an empty page each, by attribute.
+        self._pending: dict[str, tuple[QWidget, TabSpec]] = {}
+        self._pending_wait = False  # the first frame painted, waiting for the backend
         self.tabs = QTabWidget(objectName="mainTabs")
         for tab in TABS:
-            try:
-                widget = tab.factory(self.session)
-            except Exception:  # a broken tab must not take the others down with it
-                log.exception("the %s tab failed to start", tab.title)
+            if tabs_later and self.tabs.count() > 0:
+                empty = QWidget(objectName=f"{tab.attribute}Pending")
+                self._pending[tab.attribute] = (empty, tab)
+                self.tabs.addTab(empty, tab.title)
                 continue
-            setattr(self, tab.attribute, widget)
-            self._tab_specs[id(widget)] = tab
-            if tab.scrolls:
-                self.tabs.addTab(widget, tab.title)
-                continue
-            # In a scroll area: a tall tab must not set the window's minimum size (the window
-            # has to fit a 1280 × 720 projector whichever tab is open).
-            holder = QScrollArea(objectName=f"{tab.attribute}Scroll")
-            holder.setWidget(widget)
-            holder.setWidgetResizable(True)
-            holder.setFrameShape(QScrollArea.Shape.NoFrame)
-            self.tabs.addTab(holder, tab.title)
+            page = self._make_page(tab)
+            if page is not None:
+                self.tabs.addTab(page, tab.title)
         self.setCentralWidget(self.tabs)
-        self._init_styles()
+        self.tabs.currentChanged.connect(self._build_shown_tab)
+        self.styles = PageStyles(self, self.tabs, self.settings)  # theme and font size
+
+    def _make_page(self, tab: TabSpec) -> QWidget | None:
+        try:
+            widget = tab.factory(self.session)
+        except Exception:  # a broken tab must not take the others down with it
+            log.exception("the %s tab failed to start", tab.title)
+            return None
+        setattr(self, tab.attribute, widget)
+        self._tab_specs[id(widget)] = tab
+        if tab.scrolls:
+            return widget
+        # In a scroll area: a tall tab must not set the window's minimum size (the window
+        # has to fit a 1280 × 720 projector whichever tab is open).
+        holder = QScrollArea(objectName=f"{tab.attribute}Scroll")
+        holder.setWidget(widget)
+        holder.setWidgetResizable(True)
+        holder.setFrameShape(QScrollArea.Shape.NoFrame)
+        return holder
+
+    def __getattr__(self, name: str) -> QWidget:
+        # A tab not built yet is built when asked for by its attribute (menus, tests, scripts).
+        pending = self.__dict__.get("_pending")
+        if pending and name in pending:
+            self._build_tab(name)
+            return self.__getattribute__(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _build_tab(self, attribute: str) -> None:
+        """Put the tab ``attribute`` in place of its empty page, keeping the shown tab. A tab
+        built after the backend is ready reads the session's state as it is built."""
+        empty, tab = self._pending.pop(attribute)
+        index, shown = self.tabs.indexOf(empty), self.tabs.currentIndex()
+        page = self._make_page(tab)
+        with QSignalBlocker(self.tabs):
+            self.tabs.removeTab(index)
+            if page is not None:
+                self.tabs.insertTab(index, page, tab.title)
+                self.tabs.setCurrentIndex(shown)
+        empty.deleteLater()
+        if page is not None:
+            self.styles.style_page(index)
+            if shown == index:  # the page the user asked for: shown as any tab switch
+                self.tabs.currentChanged.emit(index)
+
+    def _build_shown_tab(self, index: int) -> None:
+        attribute = next((a for a, (w, _t) in self._pending.items() if self.tabs.indexOf(w) == index), None)
+        if attribute is not None:
+            self._build_tab(attribute)
+
+    def build_pending_tabs(self) -> None:
+        """Build the tabs not built yet, one per turn of the event loop."""
+        if self._pending and self.isVisible():  # a closed window builds none
+            self._build_tab(next(iter(self._pending)))
+            QTimer.singleShot(0, self, self.build_pending_tabs)
+
+    def _build_pending_soon(self, *_args: object) -> None:
+        QTimer.singleShot(0, self, self.build_pending_tabs)
+
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        if (
+            event.type() == QEvent.Type.UpdateRequest
+            and self.__dict__.get("_pending")
+            and not self._pending_wait
+        ):
+            # Painted once: the other tabs follow when the backend is ready (their imports and
+            # widgets would hold the GIL its worker needs to get there), or after 3 s at most.
+            self._pending_wait = True
+            if self.session.info is not None:
+                QTimer.singleShot(0, self, self.build_pending_tabs)
+            else:
+                once = Qt.ConnectionType.SingleShotConnection
+                self.session.backendReady.connect(self._build_pending_soon, once)
+                self.session.backendFailed.connect(self._build_pending_soon, once)
+                QTimer.singleShot(PENDING_TABS_LATEST_MS, self, self.build_pending_tabs)
+        return handled
 
     def _build_status_bar(self) -> None:
         # Only passing messages live here now, so they get the bar's whole width.
@@ -338,14 +413,18 @@ class MainWindow(StyledPages, QMainWindow):
         """True when the inspector sits under the map (a narrow window for its font size)."""
         return self._require_index_map().is_narrow()
 
+    def font_rule(self) -> str:
+        """The style rule that sets this mode's font size (dialogs take it too)."""
+        return self.styles.font_rule()
+
     def set_theme(self, name: str) -> None:
         self.settings.theme = name
         self.menuActions[f"{name}ThemeAction"].setChecked(True)
-        self._restyle()
+        self.styles.restyle()
 
     def set_presentation(self, on: bool) -> None:
         self.settings.presentation = bool(on)
-        self._restyle()
+        self.styles.restyle()
         self.session.set_presentation(bool(on))  # tabs that size their own text follow
 
     def toggle_full_screen(self) -> None:
@@ -387,14 +466,17 @@ class MainWindow(StyledPages, QMainWindow):
         except Exception:  # never keep a window open because its settings could not be written
             log.exception("could not save the settings")
         self.session.close(1.5)
-        self.restore_app_font()
+        self.styles.restore_app_font()
         super().closeEvent(event)
 
 
 def create_main_window(
-    backend: str = "sim", settings: QSettings | None = None, session: RunSession | None = None
+    backend: str = "sim",
+    settings: QSettings | None = None,
+    session: RunSession | None = None,
+    tabs_later: bool = False,
 ) -> MainWindow:
     """The main window, not shown yet. A QApplication must exist (docs/CONTRACT.md)."""
     # The window's worker threads must never run the cyclic collector over Qt objects (gui_gc).
     collect_on_gui_thread()
-    return MainWindow(backend, settings, session=session)
+    return MainWindow(backend, settings, session=session, tabs_later=tabs_later)

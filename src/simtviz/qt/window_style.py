@@ -27,10 +27,6 @@ if TYPE_CHECKING:
 
     from simtviz.qt.settings import AppSettings
 
-    _Base = QMainWindow
-else:
-    _Base = object
-
 # Hidden pages are restyled after the shown one has been painted: the timer must not come due
 # while the toggle's own relayout and paint still run (on a busy machine, well over 30 ms).
 BACKGROUND_START_MS = 300
@@ -51,43 +47,42 @@ def set_point_size(root: QWidget, size: int) -> bool:
     return True
 
 
-class StyledPages(_Base):
-    """Mixed into ``MainWindow``: ``font_rule()`` and ``_restyle()``. Each page is given the font
-    size; a page whose widget draws rather than styles (the index map) has ``apply_style(theme,
-    presentation)`` called instead, when it is shown (a hidden map's redraw would cost the shown
-    tab's next frame)."""
+class PageStyles:
+    """The main window's theme and font size, owned by it (``window.styles``): ``restyle()``
+    after a change of theme or mode. Each page is given the font size; a page whose widget
+    draws rather than styles (the index map) has ``apply_style(theme, presentation)`` called
+    instead, when it is shown (a hidden map's redraw would cost the shown tab's next frame)."""
 
-    settings: AppSettings
-    tabs: QTabWidget
-
-    def _init_styles(self) -> None:
+    def __init__(self, window: QMainWindow, tabs: QTabWidget, settings: AppSettings) -> None:
+        self._window, self._tabs, self._settings = window, tabs, settings
         self._styled_theme = ""
         self._pages_to_style: list[int] = []
         self._app_font: QFont | None = None  # the application's font before this window's size
         # A toggle or a tab switch relays the page out over several turns: paint it once.
-        self.settle = Settle(self.tabs)
-        self.tabs.currentChanged.connect(lambda _i: self.settle.hold())
-        self.tabs.currentChanged.connect(self._style_page)
+        self.settle = Settle(tabs)
+        tabs.currentChanged.connect(lambda _i: self.settle.hold())
+        tabs.currentChanged.connect(self.style_page)
 
     def font_rule(self) -> str:
         """The style rule that sets this mode's font size (dialogs take it too)."""
-        return f"QWidget {{ font-size: {point_size(self.settings.presentation)}pt; }}"
+        return f"QWidget {{ font-size: {point_size(self._settings.presentation)}pt; }}"
 
-    def _restyle(self) -> None:
+    def restyle(self) -> None:
         self.settle.hold()
-        if self._styled_theme != self.settings.theme:
-            self._styled_theme = self.settings.theme
-            self.setStyleSheet(stylesheet(self.settings.theme))
+        window, tabs, settings = self._window, self._tabs, self._settings
+        if self._styled_theme != settings.theme:
+            self._styled_theme = settings.theme
+            window.setStyleSheet(stylesheet(settings.theme))
         self._set_app_font()
         rule = self.font_rule()
-        for bar in (self.menuBar(), self.tabs.tabBar(), self.statusBar()):
+        for bar in (window.menuBar(), tabs.tabBar(), window.statusBar()):
             if bar.styleSheet() != rule:
                 bar.setStyleSheet(rule)
-        self._style_page(self.tabs.currentIndex())
+        self.style_page(tabs.currentIndex())
         # The other pages once this one is painted, one per turn of the event loop (a few ms
         # each: a hidden page lays out only when shown), so a later switch has less to do.
-        self._pages_to_style = [i for i in range(self.tabs.count()) if i != self.tabs.currentIndex()]
-        QTimer.singleShot(BACKGROUND_START_MS, self._style_next_page)
+        self._pages_to_style = [i for i in range(tabs.count()) if i != tabs.currentIndex()]
+        QTimer.singleShot(BACKGROUND_START_MS, window, self._style_next_page)
 
     def _set_app_font(self) -> None:
         """Widgets made later (a run's results, a lesson's cards) take the mode's size: under a
@@ -98,7 +93,7 @@ class StyledPages(_Base):
         if self._app_font is None:
             self._app_font = QFont(app.font())
         font = QFont(self._app_font)
-        font.setPointSize(point_size(self.settings.presentation))
+        font.setPointSize(point_size(self._settings.presentation))
         if app.font() != font:
             QApplication.setFont(font)
 
@@ -109,15 +104,15 @@ class StyledPages(_Base):
 
     def _style_next_page(self) -> None:
         if self._pages_to_style:
-            self._style_page(self._pages_to_style.pop(0))
-            QTimer.singleShot(BACKGROUND_STEP_MS, self._style_next_page)
+            self.style_page(self._pages_to_style.pop(0))
+            QTimer.singleShot(BACKGROUND_STEP_MS, self._window, self._style_next_page)
 
-    def _style_page(self, index: int) -> None:
-        page = self.tabs.widget(index)
+    def style_page(self, index: int) -> None:
+        page = self._tabs.widget(index)
         if page is None:
             return
-        set_point_size(page, point_size(self.settings.presentation))
+        set_point_size(page, point_size(self._settings.presentation))
         # A tab drawn rather than styled (the index map's map and inspector) restyles itself.
         apply_style: Any = getattr(page, "apply_style", None)
-        if callable(apply_style) and index == self.tabs.currentIndex():
-            apply_style(self.settings.theme, self.settings.presentation)
+        if callable(apply_style) and index == self._tabs.currentIndex():
+            apply_style(self._settings.theme, self._settings.presentation)

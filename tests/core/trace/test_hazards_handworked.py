@@ -4,6 +4,7 @@ worked out in the comments."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,8 @@ from simtviz.core.trace.hazards import (
     RAW,
     WAR,
     WAW,
+    Hazard,
+    HazardExample,
     _example,
     find_hazards,
     hazard_words,
@@ -37,8 +40,8 @@ def sites_of(*specs: tuple[int, str, str]) -> list[Site]:
     return [Site(n, line, 4, array, kind, 1) for n, (line, array, kind) in enumerate(specs)]
 
 
-def pairs(found: list[dict[str, Any]]) -> list[tuple[str, str, int, int, int]]:
-    return [(h["array"], h["kind"], h["line_first"], h["line_second"], h["count"]) for h in found]
+def pairs(found: list[Hazard]) -> list[tuple[str, str, int, int, int]]:
+    return [(h.array, h.kind, h.line_first, h.line_second, h.count) for h in found]
 
 
 A8 = [ArrayInfo("A", (8,), "float32")]
@@ -57,7 +60,13 @@ def test_one_store_and_another_threads_load_is_a_hazard() -> None:
     log = log_of([(0, 0, STORE, 0, 0, 0), (1, 1, LOAD, 0, 0, 0)])
     found = find_hazards(np, log, sites, A8, [8, 1, 1])
     assert pairs(found) == [("A", RAW, 5, 6, 1)]
-    assert found[0]["example"] == {"index": [0], "block": 0, "threads": [0, 1], "writer": 0, "reader": 1}
+    assert found[0].example.as_json() == {
+        "index": [0],
+        "block": 0,
+        "threads": [0, 1],
+        "writer": 0,
+        "reader": 1,
+    }
 
 
 def test_a_2d_element_is_named_by_its_row_and_column() -> None:
@@ -68,7 +77,7 @@ def test_a_2d_element_is_named_by_its_row_and_column() -> None:
     log = log_of([(0, 0, STORE, 0, 0, 1), (1, 1, LOAD, 0, 0, 1), (2, 1, LOAD, 0, 1, 0)])
     found = find_hazards(np, log, sites, arrays, [4, 1, 1])
     assert pairs(found) == [("A", RAW, 5, 6, 1)]
-    assert found[0]["example"]["index"] == [0, 1]
+    assert found[0].example.as_json()["index"] == [0, 1]
 
 
 def test_a_3d_element_is_named_by_its_three_indices() -> None:
@@ -78,7 +87,7 @@ def test_a_3d_element_is_named_by_its_three_indices() -> None:
     log = log_of([(0, 0, STORE, 0, 1, 0, 2), (1, 1, LOAD, 0, 1, 0, 2), (2, 1, LOAD, 0, 0, 1, 1)])
     found = find_hazards(np, log, sites, arrays, [4, 1, 1])
     assert pairs(found) == [("A", RAW, 5, 6, 1)]
-    assert found[0]["example"]["index"] == [1, 0, 2]
+    assert found[0].example.as_json()["index"] == [1, 0, 2]
 
 
 def test_a_thread_reading_back_its_own_store_is_no_hazard() -> None:
@@ -96,7 +105,7 @@ def test_one_store_read_by_two_threads_on_its_own_line_is_not_an_update() -> Non
     log = log_of([(0, 0, LOAD, 0, 0, 0), (1, 0, LOAD, 0, 0, 0), (0, 1, STORE, 0, 0, 0)])
     found = find_hazards(np, log, sites, A8, [8, 1, 1])
     assert pairs(found) == [("A", WAR, 5, 5, 1)]
-    assert found[0]["update"] is False
+    assert found[0].update is False
     assert "cuda.atomic.add" not in hazard_words(found[0], [1, 1, 1], [8, 1, 1])
 
 
@@ -108,7 +117,7 @@ FLAT, BLK = np.array([3, 3]), np.array([0, 0])
 
 def example(a: tuple[int, int], b: tuple[int, int], hazard: str = RAW) -> dict[str, Any]:
     t_min, t_max = np.array([a[0], b[0]]), np.array([a[1], b[1]])
-    return _example(0, 1, hazard, t_min, t_max, FLAT, BLK, INFO)
+    return _example(0, 1, hazard, t_min, t_max, FLAT, BLK, INFO).as_json()
 
 
 def test_the_example_threads_differ_whatever_the_entries_ranges() -> None:
@@ -173,26 +182,22 @@ def test_a_y_of_two_in_grid_or_block_alone_makes_two_coordinates() -> None:
 # --- the sentence and its advice ---
 
 
-def hazard(kind: str, a: int, b: int, count: int = 1, **extra: Any) -> dict[str, Any]:
-    writer = {"writer": 0, "reader": 1} if kind != WAW else {"writer": 0, "reader": None, "other_writer": 1}
-    return {
-        "array": "A",
-        "kind": kind,
-        "line_first": a,
-        "line_second": b,
-        "count": count,
-        "example": {"index": [3], "block": 0, "threads": [0, 1], **writer},
-        **extra,
-    }
+def hazard(
+    kind: str, a: int, b: int, count: int = 1, accesses: Sequence[str] = (), update: bool = False
+) -> Hazard:
+    """A[3]: thread 0 then thread 1 (thread 0 writes; thread 1 reads, or writes second)."""
+    reader, other = (None, 1) if kind == WAW else (1, None)
+    example = HazardExample((3,), 0, (0, 1), writer=0, reader=reader, other_writer=other)
+    return Hazard("A", kind, a, b, count, "global", tuple(accesses), update, example)
 
 
-def words(h: dict[str, Any]) -> str:
+def words(h: Hazard) -> str:
     return hazard_words(h, [1, 1, 1], [8, 1, 1])
 
 
 def test_the_sentence_names_lines_count_and_verbs() -> None:
     text = words(hazard(RAW, 7, 10, count=1))
-    # no "accesses" key (an older recording): read-after-write is a store then a load
+    # no accesses given: read-after-write is a store then a load
     assert text.startswith("Race (read-after-write) on A, lines 7 and 10, 1 element: ")
     assert "thread 0 (blockIdx 0, threadIdx 0) stores A[3] at line 7 and" in text
     assert "thread 1 (blockIdx 0, threadIdx 1) loads it at line 10" in text
@@ -232,7 +237,7 @@ def test_each_kind_of_pair_gets_its_own_advice() -> None:
 
 def test_a_barrier_between_the_lines_flips_a_read_after_write() -> None:
     h = hazard(RAW, 7, 10, accesses=["store", "load"])
-    [flipped] = loop_carried([h], barrier_lines=[8])
+    [flipped] = [f.as_json() for f in loop_carried([h], barrier_lines=[8])]
     # the next pass's store at line 7 comes after this pass's load at line 10: write-after-read,
     # 10 then 7; threads reversed [1, 0], so thread 0 (the store's) still writes
     assert (flipped["kind"], flipped["line_first"], flipped["line_second"]) == (WAR, 10, 7)
@@ -242,7 +247,7 @@ def test_a_barrier_between_the_lines_flips_a_read_after_write() -> None:
 
 
 def test_a_barrier_between_the_lines_flips_a_write_after_read() -> None:
-    [flipped] = loop_carried([hazard(WAR, 7, 10, accesses=["load", "store"])], barrier_lines=[9])
+    [flipped] = [f.as_json() for f in loop_carried([hazard(WAR, 7, 10, ["load", "store"])], [9])]
     # WAR threads [0, 1]: writer 1. Flipped to RAW 10 -> 7 with threads [1, 0]: writer 1, reader 0
     assert (flipped["kind"], flipped["line_first"], flipped["line_second"]) == (RAW, 10, 7)
     ex = flipped["example"]
@@ -250,7 +255,7 @@ def test_a_barrier_between_the_lines_flips_a_write_after_read() -> None:
 
 
 def test_a_barrier_between_two_stores_keeps_write_after_write() -> None:
-    [flipped] = loop_carried([hazard(WAW, 7, 10, accesses=["store", "store"])], barrier_lines=[8])
+    [flipped] = [f.as_json() for f in loop_carried([hazard(WAW, 7, 10, ["store", "store"])], [8])]
     ex = flipped["example"]
     assert (flipped["kind"], flipped["line_first"], flipped["line_second"]) == (WAW, 10, 7)
     assert (ex["threads"], ex["writer"], ex["other_writer"], ex["reader"]) == ([1, 0], 1, 0, None)

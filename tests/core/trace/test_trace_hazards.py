@@ -58,7 +58,7 @@ def test_a_store_then_a_neighbours_load_without_a_barrier_is_read_after_write() 
     ex = r.summary()["hazards"][0]["example"]
     # the first such element is A[1]: thread 1 writes it, thread 0 reads it
     assert (ex["index"], ex["writer"], ex["reader"]) == ([1], 1, 0)
-    text = hazard_words(r.summary()["hazards"][0], [1, 1, 1], [8, 1, 1])
+    text = hazard_words(r.analysis.hazards[0], [1, 1, 1], [8, 1, 1])
     assert (
         "line 7" in text and "line 10" in text and "cuda.syncthreads() after line 7, before line 10" in text
     )
@@ -99,7 +99,7 @@ def test_the_racing_histogram_and_the_atomic_one() -> None:
         ("bins", "write-after-read", line, line, 8),
         ("bins", "write-after-write", line, line, 8),
     ]
-    assert "cuda.atomic.add" in hazard_words(r.summary()["hazards"][0], [1, 1, 1], [64, 1, 1])
+    assert "cuda.atomic.add" in hazard_words(r.analysis.hazards[0], [1, 1, 1], [64, 1, 1])
     a = template("histogram_atomic")
     assert hazards(run_trace_sim(TraceRequest(a.source, a.grid, a.block, a.args, filename=a.file))) == []
 
@@ -127,7 +127,7 @@ def test_a_loop_without_its_closing_barrier_is_write_after_read_across_passes() 
     assert hazards(r) == [("tile", "write-after-read", 11, 9, 8)]
     h = r.summary()["hazards"][0]
     assert h["loop_carried"] is True
-    assert "after line 11" in hazard_words(h, [1, 1, 1], [8, 1, 1])
+    assert "after line 11" in hazard_words(r.analysis.hazards[0], [1, 1, 1], [8, 1, 1])
     fixed = run(LOOP.format(end="cuda.syncthreads()"), 1, 8, {"A": "float32[8]"})
     assert hazards(fixed) == []
 

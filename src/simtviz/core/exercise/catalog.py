@@ -91,7 +91,7 @@ MATADD_2D = Exercise(
         "Write C = A + B for rows × cols float32 matrices with a 2-D launch of 16 × 16 blocks: "
         "x goes along the columns (the last axis), y down the rows.\n\n"
         "Neighbouring threads in x should touch neighbouring elements of a row, so that a warp's "
-        "loads and stores are coalesced. The matrix sides are not multiples of 16."
+        "loads and stores are coalesced. The matrix sides are not all multiples of 16."
     ),
     picture=(
         "          x = column -->\n"

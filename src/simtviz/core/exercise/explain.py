@@ -113,25 +113,25 @@ def _coverage(ex: Exercise, r: TraceResult) -> str | None:
 
 def _race(r: TraceResult) -> str | None:
     for h in r.analysis.hazards:
-        ex = h["example"]
-        a, b = h["line_first"], h["line_second"]
-        first, second = (who(r, t) for t in ex["threads"])
-        element = _el(h["array"], ex["index"])
-        if a == b and h.get("update"):
+        ex = h.example
+        a, b = h.line_first, h.line_second
+        first, second = (who(r, t) for t in ex.threads)
+        element = _el(h.array, ex.index)
+        if a == b and h.update:
             return (
                 f"Race without atomics: line {a}: {first} and {second} both update {element} "
                 f"(a load, then a store: one of the two updates is lost): use "
-                f"cuda.atomic.add({h['array']}, index, value) there."
+                f"cuda.atomic.add({h.array}, index, value) there."
             )
-        if h.get("accesses") == ["store", "store"]:
+        if h.accesses == ("store", "store"):
             return (
                 f"Two threads store one element: line {a}: {first} stores {element} and at line {b} "
                 f"{second} stores it again: let only one thread store each element."
             )
-        what, then = (VERBS[k] for k in h.get("accesses") or ["store", "load"])
+        what, then = (VERBS[k] for k in h.accesses or ("store", "load"))
         if a == b:
             where = f"inside the loop, after line {a}, so that each pass ends before the next starts"
-        elif h.get("loop_carried"):
+        elif h.loop_carried:
             where = f"after line {a}, at the end of the loop's body"
         else:
             where = f"after line {a}, before line {b}"

@@ -43,7 +43,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -57,6 +57,9 @@ from simtviz.core.trace.stats import (
     SharedArrayStats,
     SharedLineStats,
 )
+
+if TYPE_CHECKING:
+    from simtviz.core.trace.hazards import Hazard
 
 # Log layout: must match simtviz.kernels.trace_helpers (kept here too: core must not import kernels).
 F_THREAD, F_SITE, F_FLAGS, F_OFFSET, F_I0, F_I1, F_I2, F_EPOCH = range(8)
@@ -130,7 +133,7 @@ class Analysis:
     site_counts: list[dict[str, int]] = field(default_factory=list)
     shared_arrays: dict[str, SharedArrayStats] | None = None  # None: the kernel has no shared array
     shared_lines: list[SharedLineStats] | None = None
-    hazards: list[dict[str, Any]] = field(default_factory=list)  # see trace_hazards
+    hazards: list[Hazard] = field(default_factory=list)  # see core/trace/hazards.py
 
     def summary(self) -> dict[str, Any]:
         """The log-derived part of ``trace --json``; the shared keys only when there are shared
@@ -142,7 +145,7 @@ class Analysis:
             "oob": [o.as_json() for o in self.oob],
             "arrays": {name: a.as_json() for name, a in self.arrays.items()},
             "lines": [row.as_json() for row in self.lines],
-            "hazards": self.hazards,
+            "hazards": [h.as_json() for h in self.hazards],
         }
         if self.shared_arrays is not None:
             out["shared_arrays"] = {name: a.as_json() for name, a in self.shared_arrays.items()}

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
 
@@ -49,6 +50,62 @@ RAW, WAR, WAW = "read-after-write", "write-after-read", "write-after-write"
 VERBS = {"load": "loads", "store": "stores", "atomic": "adds into"}
 
 
+@dataclass(frozen=True, slots=True)
+class HazardExample:
+    """Two different threads of a pair (the first line's, then the second's) and the element."""
+
+    index: tuple[int, ...]
+    block: int
+    threads: tuple[int, int]
+    writer: int
+    reader: int | None  # None for two stores
+    other_writer: int | None = None  # the second store's thread (write-after-write only)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "index": list(self.index),
+            "block": self.block,
+            "threads": list(self.threads),
+            "writer": self.writer,
+            "reader": self.reader,
+        }
+        if self.other_writer is not None:
+            out["other_writer"] = self.other_writer
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Hazard:
+    """Accesses of two lines (or one) to one array that no barrier orders: ``hazards``."""
+
+    array: str
+    kind: str  # RAW, WAR or WAW
+    line_first: int
+    line_second: int
+    count: int  # (block, epoch, element) groups where the two lines collide
+    space: str
+    accesses: tuple[str, ...]  # the two sites' kinds, in that order ("store", "load", "atomic")
+    update: bool  # one line's load and store, each by several threads: an update without atomics
+    example: HazardExample
+    loop_carried: bool = False  # two passes of a loop (``loop_carried``)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "array": self.array,
+            "kind": self.kind,
+            "line_first": self.line_first,
+            "line_second": self.line_second,
+            "count": self.count,
+            "space": self.space,
+            "accesses": list(self.accesses),
+            "update": self.update,
+            "example": self.example.as_json(),
+        }
+        if self.loop_carried:
+            out["loop_carried"] = True
+        return out
+
+
 def _default_accesses(kind: str) -> list[str]:
     return {RAW: ["store", "load"], WAR: ["load", "store"], WAW: ["store", "store"]}[kind]
 
@@ -65,8 +122,8 @@ def _pair_kind(first: str, second: str) -> str | None:
 
 def find_hazards(
     xp: ModuleType, log: Any, sites: Sequence[Site], arrays: Sequence[ArrayInfo], block: Sequence[int]
-) -> list[dict[str, Any]]:
-    """``[{array, kind, line_first, line_second, count, example}]`` from the log, in source order."""
+) -> list[Hazard]:
+    """The hazards the log shows, in source order."""
     if int(log.shape[1]) == 0 or not sites:
         return []
     flags = log[F_FLAGS]
@@ -132,7 +189,7 @@ def _pairs(
     blk: np.ndarray,
     sites: Sequence[Site],
     arrays: Sequence[ArrayInfo],
-) -> list[dict[str, Any]]:
+) -> list[Hazard]:
     """Colliding site pairs of each group (entries sorted by group, then site), by line pair."""
     n = int(group.shape[0])
     is_store = np.array([s.kind == "store" for s in sites])
@@ -150,7 +207,7 @@ def _pairs(
         seconds.append(j[hit])
     a_all, b_all = np.concatenate(firsts), np.concatenate(seconds)
     pair_sites = np.stack([site[a_all], site[b_all]], axis=1)
-    found: dict[tuple[str, str, int, int], dict[str, Any]] = {}
+    found: dict[tuple[str, str, int, int], Hazard] = {}
     groups_of: dict[tuple[str, str, int, int], list[np.ndarray]] = {}
     if not len(a_all):
         return []
@@ -167,22 +224,22 @@ def _pairs(
         if key not in found:
             a, b = int(a_all[mine[0]]), int(b_all[mine[0]])
             info = arrays[int(array[a])]
-            found[key] = {
-                "array": first.array,
-                "kind": hazard,
-                "line_first": first.line,
-                "line_second": second.line,
-                "count": 0,
-                "space": info.space,
-                "accesses": [first.kind, second.kind],
+            found[key] = Hazard(
+                first.array,
+                hazard,
+                first.line,
+                second.line,
+                count=0,  # below: groups of every site pair of these lines
+                space=info.space,
+                accesses=(first.kind, second.kind),
                 # a load and a store of one line, each by several threads: threads updating
                 # one element together (atomics' job), not one pass racing the next
-                "update": bool(t_min[a] != t_max[a] and t_min[b] != t_max[b]),
-                "example": _example(a, b, hazard, t_min, t_max, flat, blk, info),
-            }
+                update=bool(t_min[a] != t_max[a] and t_min[b] != t_max[b]),
+                example=_example(a, b, hazard, t_min, t_max, flat, blk, info),
+            )
     for key, parts in groups_of.items():
-        found[key]["count"] = int(np.unique(np.concatenate(parts)).shape[0])
-    return sorted(found.values(), key=lambda h: (h["line_first"], h["line_second"], h["array"], h["kind"]))
+        found[key] = replace(found[key], count=int(np.unique(np.concatenate(parts)).shape[0]))
+    return sorted(found.values(), key=lambda h: (h.line_first, h.line_second, h.array, h.kind))
 
 
 def _example(
@@ -194,7 +251,7 @@ def _example(
     flat: np.ndarray,
     blk: np.ndarray,
     info: ArrayInfo,
-) -> dict[str, Any]:
+) -> HazardExample:
     """Two different threads of the pair (first line's, second line's) and the element."""
     if a == b:
         first, second = int(t_min[a]), int(t_max[a])
@@ -204,15 +261,12 @@ def _example(
         first, second = int(t_min[a]), int(t_max[b])
     else:
         first, second = int(t_max[a]), int(t_min[b])
-    index = [int(v) for v in np.unravel_index(int(flat[a]), info.shape)]
-    example: dict[str, Any] = {"index": index, "block": int(blk[a]), "threads": [first, second]}
+    index = tuple(int(v) for v in np.unravel_index(int(flat[a]), info.shape))
     if hazard == RAW:
-        example.update(writer=first, reader=second)
-    elif hazard == WAR:
-        example.update(writer=second, reader=first)
-    else:
-        example.update(writer=first, reader=None, other_writer=second)
-    return example
+        return HazardExample(index, int(blk[a]), (first, second), writer=first, reader=second)
+    if hazard == WAR:
+        return HazardExample(index, int(blk[a]), (first, second), writer=second, reader=first)
+    return HazardExample(index, int(blk[a]), (first, second), writer=first, reader=None, other_writer=second)
 
 
 def thread_words(thread: int, grid: Sequence[int], block: Sequence[int]) -> str:
@@ -232,63 +286,73 @@ def thread_words(thread: int, grid: Sequence[int], block: Sequence[int]) -> str:
     return f"thread {thread:,} (blockIdx {show(bidx)}, threadIdx {show(tidx)})"
 
 
-def hazard_words(h: dict[str, Any], grid: Sequence[int], block: Sequence[int]) -> str:
+def hazard_words(h: Hazard, grid: Sequence[int], block: Sequence[int]) -> str:
     """One hazard in a sentence: what collided, one example, and what to change."""
-    ex = h["example"]
-    element = f"{h['array']}[{', '.join(map(str, ex['index']))}]"
-    first, second = (thread_words(t, grid, block) for t in ex["threads"])
-    a, b = h["line_first"], h["line_second"]
+    ex = h.example
+    element = f"{h.array}[{', '.join(map(str, ex.index))}]"
+    first, second = (thread_words(t, grid, block) for t in ex.threads)
+    a, b = h.line_first, h.line_second
     where = f"line {a}" if a == b else f"lines {a} and {b}"
-    groups = f"{h['count']:,} element{'s' if h['count'] != 1 else ''}"
-    head = f"Race ({h['kind']}) on {h['array']}, {where}, {groups}: "
-    verbs = [VERBS[k] for k in h.get("accesses") or _default_accesses(h["kind"])]
+    groups = f"{h.count:,} element{'s' if h.count != 1 else ''}"
+    head = f"Race ({h.kind}) on {h.array}, {where}, {groups}: "
+    verbs = [VERBS[k] for k in h.accesses or _default_accesses(h.kind)]
     text = f"{first} {verbs[0]} {element} at line {a} and {second} {verbs[1]} it at line {b}"
     text += ", with no cuda.syncthreads() between them, so the result depends on which runs first."
     return head + text + _fix(h)
 
 
-def _fix(h: dict[str, Any]) -> str:
+def _fix(h: Hazard) -> str:
     """What to change, in one sentence."""
-    a, b = h["line_first"], h["line_second"]
-    if a == b and h.get("update"):
+    a, b = h.line_first, h.line_second
+    if a == b and h.update:
         return f" Use cuda.atomic.add for the update at line {a}: a load then a store is not one step."
-    if a == b and h["kind"] == WAW:
+    if a == b and h.kind == WAW:
         return " Only one thread should store each element, or combine the values with cuda.atomic.add."
     if a == b:
         return (
             f" Add cuda.syncthreads() inside the loop after line {a}, so that each pass ends before the next."
         )
-    if h.get("loop_carried"):
+    if h.loop_carried:
         return (
             f" The loop's next pass reaches line {b} while other threads are still at line {a}: "
             f"add cuda.syncthreads() after line {a}, at the end of the loop's body."
         )
-    if h.get("accesses") == ["store", "store"]:
+    if h.accesses == ("store", "store"):
         return " Only one thread should store each element: remove one store, or order them with a barrier."
     return f" Add cuda.syncthreads() after line {a}, before line {b}."
 
 
-def loop_carried(hazards: list[dict[str, Any]], barrier_lines: Sequence[int]) -> list[dict[str, Any]]:
+def loop_carried(hazards: list[Hazard], barrier_lines: Sequence[int]) -> list[Hazard]:
     """Pairs with a ``cuda.syncthreads()`` written between their lines and still no barrier
     between the accesses come from two passes of a loop: the later line's access of one pass
     against the earlier line's of the next. Those are named in that order (kind flipped)."""
     flip = {RAW: WAR, WAR: RAW, WAW: WAW}
     out = []
     for h in hazards:
-        a, b = h["line_first"], h["line_second"]
+        a, b = h.line_first, h.line_second
         if a < b and any(a < line < b for line in barrier_lines):
-            h = {**h, "kind": flip[h["kind"]], "line_first": b, "line_second": a, "loop_carried": True}
-            h["accesses"] = list(h.get("accesses", []))[::-1]
-            ex = dict(h["example"])
-            ex["threads"] = ex["threads"][::-1]
-            if h["kind"] == WAW:
-                ex.update(writer=ex["threads"][0], other_writer=ex["threads"][1], reader=None)
+            kind = flip[h.kind]
+            ex = h.example
+            threads = (ex.threads[1], ex.threads[0])
+            if kind == WAW:
+                first, second = threads
+                example = replace(ex, threads=threads, writer=first, other_writer=second, reader=None)
             else:
-                writer_first = h["kind"] == RAW
-                ex.update(
-                    writer=ex["threads"][0] if writer_first else ex["threads"][1],
-                    reader=ex["threads"][1] if writer_first else ex["threads"][0],
+                writer_first = kind == RAW
+                example = replace(
+                    ex,
+                    threads=threads,
+                    writer=threads[0] if writer_first else threads[1],
+                    reader=threads[1] if writer_first else threads[0],
                 )
-            h["example"] = ex
+            h = replace(
+                h,
+                kind=kind,
+                line_first=b,
+                line_second=a,
+                loop_carried=True,
+                accesses=h.accesses[::-1],
+                example=example,
+            )
         out.append(h)
-    return sorted(out, key=lambda h: (min(h["line_first"], h["line_second"]), h["line_second"], h["array"]))
+    return sorted(out, key=lambda h: (min(h.line_first, h.line_second), h.line_second, h.array))

@@ -19,13 +19,13 @@ from simtviz.core.recording import Recording
 from simtviz.qt.map.items import Cell
 
 if TYPE_CHECKING:
-    from simtviz.qt.map.widget import IndexMap
+    from simtviz.qt.map.parts import MapState
 
 
 class MapCells:
     """Cell lookup, tooltips and clicks of one index map."""
 
-    def __init__(self, index_map: IndexMap) -> None:
+    def __init__(self, index_map: MapState) -> None:
         self._map = index_map
         self.tooltip = ""  # the hover text now shown, "" when none
         self.hovered: Cell | None = None

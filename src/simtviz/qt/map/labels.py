@@ -13,13 +13,13 @@ from simtviz.core.formulas import backend_words
 from simtviz.qt.map.framing import legend_html, tile_ticks
 
 if TYPE_CHECKING:
-    from simtviz.qt.map.widget import IndexMap
+    from simtviz.qt.map.parts import MapState
 
 
 class MapLabels:
     """Title, axis labels, tile ticks and legend of one index map."""
 
-    def __init__(self, index_map: IndexMap) -> None:
+    def __init__(self, index_map: MapState) -> None:
         self._map = index_map
 
     def set_axis_labels(self) -> None:

@@ -139,6 +139,31 @@ def test_every_contract_name_is_found_with_its_class(qtbot, window) -> None:
     assert absent == []
 
 
+def test_a_script_finds_every_name_in_the_window_as_created_unshown(qtbot, settings_file) -> None:
+    """The contract's own example: ``create_main_window(backend="sim")``, not shown, no tab
+    clicked, then ``findChild``."""
+    from simtviz.gui import create_main_window
+
+    w = create_main_window(backend="sim", settings=settings_file)
+    qtbot.addWidget(w)
+    assert missing(w, [(n, c) for _, n, c in CONTRACT]) == []
+    w.close()
+
+
+def test_as_the_app_starts_each_tab_clicked_has_its_names(qtbot, settings_file) -> None:
+    """``simtviz`` builds the tabs after the first frame (``tabs_later``): a tab clicked at once
+    still has every name the contract gives it."""
+    from simtviz.qt.main_window import create_main_window
+
+    w = create_main_window("sim", settings_file, tabs_later=True)
+    qtbot.addWidget(w)
+    w.show()
+    for title in dict.fromkeys(title for title, _, _ in CONTRACT):
+        show_tab(w, title)
+        assert missing(w, [(n, c) for t, n, c in CONTRACT if t == title]) == [], title
+    w.close()
+
+
 def test_the_launch_and_window_boxes_take_0_to_int32_max_as_typed(qtbot, window) -> None:
     show_tab(window, "Your kernel")
     for name in INT32_BOXES:

@@ -234,7 +234,11 @@ def read_number(
         value = math.nan
     if not (math.isfinite(value) and low <= value <= high):
         shown = text if len(text) <= 24 else text[:21] + "…"
-        problems.append(f"{key}={shown} is not a number from {low:,g} to {high:,g}; using {default:,g}")
+        # Whole numbers in full (2,147,483,647, not 2.14748e+09): the reader compares digits.
+        low_s, high_s, default_s = (
+            f"{v:,.0f}" if float(v).is_integer() else f"{v:,g}" for v in (low, high, default)
+        )
+        problems.append(f"{key}={shown} is not a number from {low_s} to {high_s}; using {default_s}")
         return default
     return int(value) if whole else value
 

@@ -2,10 +2,11 @@
 
 A QSpinBox is 32-bit: it holds 0 … 2^31 − 1 (``INT32_MAX``), enough for a grid or block
 dimension (CUDA's own limit) and the vector add's N, so those stay QSpinBoxes (docs/CONTRACT.md
-names them so) with that range: invalid values must be enterable, never clamped lower. Global
-thread coordinates and linear block ids go further (a 1-D launch of 2^31 − 1 blocks of 1,024
-reaches x ≈ 2.2 × 10^12; block ids reach 2^31 × 65,535²): ``LargeIntSpinBox`` holds them, up to
-2^53, where a double still holds every integer exactly.
+names them so) with that range: invalid values must be enterable, never clamped lower; so do
+Your kernel's window boxes (linear block ids; the tab says in words when a launch has more).
+Global thread coordinates go further (a 1-D launch of 2^31 − 1 blocks of 1,024 reaches
+x ≈ 2.2 × 10^12): ``LargeIntSpinBox`` holds them, up to 2^53, where a double still holds every
+integer exactly.
 """
 
 from __future__ import annotations

@@ -169,13 +169,11 @@ def show_tab(window, tab) -> None:
 
 
 def test_window_inputs_default_to_the_whole_launch_and_keep_their_places(qtbot, window) -> None:
-    from PySide6.QtWidgets import QDoubleSpinBox
-
     tab = tab_of(window)
     show_tab(window, tab)
     choose(tab, "vecadd_unguarded")
-    first = tab.findChild(QDoubleSpinBox, "kernelWindowFirst")
-    blocks = tab.findChild(QDoubleSpinBox, "kernelWindowBlocks")
+    first = tab.findChild(QSpinBox, "kernelWindowFirst")
+    blocks = tab.findChild(QSpinBox, "kernelWindowBlocks")
     assert (first.value(), blocks.value(), blocks.text()) == (0, 0, "all")
     assert tab.request().window is None  # the whole launch: the run is today's, key for key
     qtbot.waitUntil(lambda: first.isVisible())
@@ -193,7 +191,7 @@ def test_window_inputs_default_to_the_whole_launch_and_keep_their_places(qtbot, 
         return seen[-1]
 
     before = settled()
-    first.setValue(2**40)  # a long number, typed
+    first.setValue(2_147_483_647)  # the longest number the box holds (2^31 - 1), typed
     blocks.setValue(123_456_789)
     tab.budget.setValue(2_000_000_000)
     assert settled() == before

@@ -15,7 +15,7 @@ from PySide6.QtCore import QSettings
 
 from simtviz.core.trace.model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S
 from simtviz.core.trace.templates import templates
-from simtviz.qt.widgets.spins import INT32_MAX, LARGE_INT_MAX
+from simtviz.qt.widgets.spins import INT32_MAX
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox, QTextEdit
@@ -156,8 +156,8 @@ def restore(tab: KernelTab) -> None:
         )  # fmt: skip
         tab.timeLimit.setValue(limit)
         tab.set_window(
-            int(read_number(qs, KEY + "window_first", 0, 0, LARGE_INT_MAX, problems)),
-            int(read_number(qs, KEY + "window_blocks", 0, 0, LARGE_INT_MAX, problems)),
+            int(read_number(qs, KEY + "window_first", 0, 0, INT32_MAX, problems)),
+            int(read_number(qs, KEY + "window_blocks", 0, 0, INT32_MAX, problems)),
         )
     except (TypeError, ValueError, OverflowError) as exc:
         problems.append(f"the saved launch could not be read ({exc}); kept the text only")

@@ -8,6 +8,8 @@ and reads the launch and the window back.
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QGridLayout,
@@ -23,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from simtviz.core.trace.model import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT_S
 from simtviz.qt.tabs.kernel.run import ArgsTable
-from simtviz.qt.widgets.spins import INT32_MAX, LargeIntSpinBox
+from simtviz.qt.widgets.spins import INT32_MAX
 
 WINDOW_HELP = (
     "Window: only the threads of these blocks (numbered x, then y, then z) are logged; every "
@@ -31,11 +33,25 @@ WINDOW_HELP = (
 )
 
 
-def _block_spin(name: str, tip: str) -> LargeIntSpinBox:
-    # Linear block ids reach 2^31 × 65,535², past a QSpinBox's int32.
-    spin = LargeIntSpinBox(objectName=name)
+def _block_spin(name: str, tip: str) -> QSpinBox:
+    # A QSpinBox, as docs/CONTRACT.md names it: 0 … 2^31 − 1. Linear block ids of a launch can
+    # go further ((2^31 − 1) × 65,535²); the help under the boxes says so when they do.
+    spin = QSpinBox(objectName=name)
+    spin.setRange(0, INT32_MAX)
     spin.setToolTip(tip)
     return spin
+
+
+def window_reach(blocks: int) -> str:
+    """What the window boxes cannot reach in a launch of ``blocks`` blocks, in words; "" when
+    they reach every block (ids 0 … ``INT32_MAX``, so up to 2^31 blocks)."""
+    if blocks <= INT32_MAX + 1:
+        return ""
+    return (
+        f"This launch has {blocks:,} blocks (0–{blocks - 1:,}), more than these boxes reach: "
+        f"a window can start at block {INT32_MAX:,} at the latest and take {INT32_MAX:,} blocks "
+        "or 'all' (to the last block). For a window further on: simtviz trace --window FIRST:COUNT."
+    )
 
 
 class KernelSettings(QWidget):
@@ -55,6 +71,8 @@ class KernelSettings(QWidget):
                 spin.setValue(1)
                 spin.setMinimumWidth(40)
                 self.spins[f"{what.lower()}{axis}"] = spin
+                if what == "Grid":
+                    spin.valueChanged.connect(self._say_window_reach)
                 grid.addWidget(spin, row + 1, col + 1)
         grid.addWidget(QLabel("grid (blocks)"), 1, 0)
         grid.addWidget(QLabel("block (threads)"), 2, 0)
@@ -88,7 +106,7 @@ class KernelSettings(QWidget):
         opts.addWidget(self.windowFirst, 1, 1)
         opts.addWidget(QLabel("blocks"), 1, 2)
         opts.addWidget(self.windowBlocks, 1, 3)
-        window_help = QLabel(WINDOW_HELP, objectName="kernelWindowHelp")
+        self.windowHelp = window_help = QLabel(WINDOW_HELP, objectName="kernelWindowHelp")
         window_help.setWordWrap(True)
         window_help.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         opts.addWidget(window_help, 2, 0, 1, 4)
@@ -127,11 +145,23 @@ class KernelSettings(QWidget):
                     raise ValueError(f"{key}{what}={text} is out of range")
                 self.spins[f"{what}{axis}"].setValue(v)
 
+    def _say_window_reach(self) -> None:
+        """The help under the window boxes, with what they cannot reach in this launch."""
+        reach = window_reach(math.prod(self.grid()))
+        self.windowHelp.setText(f"{WINDOW_HELP} {reach}" if reach else WINDOW_HELP)
+
     def window_inputs(self) -> tuple[int, int]:
         """(first block, blocks) as typed; blocks 0 means through the last block."""
         return self.windowFirst.value(), self.windowBlocks.value()
 
     def set_window(self, first: int = 0, blocks: int = 0) -> None:
-        """The window's inputs; the defaults are the whole launch."""
+        """The window's inputs; the defaults are the whole launch. ValueError (in words) for a
+        value the boxes cannot hold: never a silently different window."""
+        for what, v in (("first block", first), ("number of blocks", blocks)):
+            if not 0 <= v <= INT32_MAX:
+                raise ValueError(
+                    f"the window's {what} {v:,} is past what the boxes hold (0 to {INT32_MAX:,}); "
+                    "for a window further on: simtviz trace --window FIRST:COUNT"
+                )
         self.windowFirst.setValue(first)
         self.windowBlocks.setValue(blocks)

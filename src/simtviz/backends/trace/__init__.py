@@ -23,7 +23,7 @@ from simtviz.backends.isolated import ANALYSIS_FROM
 from simtviz.core.errors import LaunchTooLarge
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.trace.args import ArgSpecError, parse_args
-from simtviz.core.trace.model import TraceRequest
+from simtviz.core.trace.model import TraceRequest, TraceResult
 from simtviz.core.trace.rewrite import Rewrite
 from simtviz.core.trace.source import TraceUnsupported
 
@@ -108,20 +108,27 @@ class TraceExperiment:
 
         return TraceSession(kind)
 
-    def run_gpu(self, backend: Backend | None, request: TraceRequest, progress: Progress | None) -> Any:
-        from simtviz.backends.trace.batch import run_gpu
+    def run_gpu(
+        self, backend: Backend | None, request: TraceRequest, progress: Progress | None
+    ) -> TraceResult:
+        from simtviz.backends.trace.gpu import run_trace_gpu
 
-        return run_gpu(request, progress)
+        return run_trace_gpu(request, progress)
 
-    def run_sim(self, request: TraceRequest, info: BackendInfo | None, progress: Progress | None) -> Any:
-        from simtviz.backends.trace.batch import run_sim
+    def run_sim(
+        self, request: TraceRequest, info: BackendInfo | None, progress: Progress | None
+    ) -> TraceResult:
+        from simtviz.backends.trace.sim import run_trace_sim
 
-        return run_sim(request, progress)
+        return run_trace_sim(request, progress)
 
-    def run_emu(self, request: TraceRequest, info: BackendInfo | None, progress: Progress | None) -> Any:
-        from simtviz.backends.trace.batch import run_emu
+    def run_emu(
+        self, request: TraceRequest, info: BackendInfo | None, progress: Progress | None
+    ) -> TraceResult:
+        from simtviz.backends.trace.emu import run_trace_emu
 
-        return run_emu(request, progress)
+        return run_trace_emu(request, progress)
 
 
-TRACE = register(TraceExperiment())
+# typed as the class itself: the app's pre-Run check passes ``ask_gpu``, which only the trace has
+TRACE: TraceExperiment = register(TraceExperiment())

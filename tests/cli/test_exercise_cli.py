@@ -95,3 +95,18 @@ def test_a_kernel_with_other_parameters_is_exit_2_in_the_exercises_words(
     path.write_text("from numba import cuda\n\n\n@cuda.jit\ndef add(x, y):\n    pass\n")
     code, _, err = call(capsys, "check", "vecadd-guard", str(path), "--backend", "sim")
     assert code == 2 and "line 5: the exercise's kernel is add(a, b, c); yours is add(x, y)" in err
+
+
+@pytest.mark.parametrize("backend", ["sim", "emu"])
+def test_a_kernel_a_gpu_would_not_compile_is_refused_before_grading(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, backend: str
+) -> None:
+    # random.random() runs as plain Python on the simulator and the emulator; numba-cuda refuses
+    # it for a GPU, so the grade must not pass (or even run): exit 2 naming line 9.
+    path = tmp_path / "add.py"
+    source = REFERENCE["vecadd-guard"].replace("from numba import", "import random\nfrom numba import")
+    path.write_text(source.replace("c[i] = a[i] + b[i]", "c[i] = a[i] + b[i] * random.random()"))
+    code, out, err = call(capsys, "check", "vecadd-guard", str(path), "--backend", backend)
+    assert code == 2, (out, err)
+    assert "add.py, line 9: a GPU would not compile this kernel" in err and "random.random" in err
+    assert "PASS" not in out and "Traceback" not in err

@@ -47,11 +47,14 @@ class TraceSession:
 
     def run(self, request: Any, progress: Callable[[float], None], phase: Callable[[str], None]) -> Any:
         from simtviz.backends.trace import prepare
+        from simtviz.backends.trace.batch import TraceBatch
         from simtviz.backends.trace.gpu_compile import verify
 
         prepare.PHASE_HOOK = phase
         # refuses what a GPU would not compile, before the backend runs anything
-        note = verify(request, self.kind, self.checker, lambda: progress(0.0))
+        # an exercise's cases share the student's file and kernel: its first case is checked
+        first = request.requests[0] if isinstance(request, TraceBatch) and request.requests else request
+        note = verify(first, self.kind, self.checker, lambda: progress(0.0))
         result = self.runner(request, progress)
         if note:
             result.notes.append(note)

@@ -233,6 +233,46 @@ def test_two_lanes_in_one_bank_name_the_bank_of_each() -> None:
     )
 
 
+def test_an_access_outside_its_array_names_the_first_attempt_and_counts_all() -> None:
+    # threads 0-3 load a[t]; thread 2 (blockIdx 1, threadIdx 0) then tries a[4] and thread 3
+    # a[5] at line 6: 2 attempts outside a, whose shape is (4,); the first in log order is named
+    attempts = [Row(0, 0, (0,)), Row(2, 0, (4,), oob=True), Row(3, 0, (5,), oob=True)]
+    run = _copy_run([Row(t, 1, (t,)) for t in range(4)] + attempts, A_1234 * 2)
+    verdict = run_checks(exercise_of([CASE_2x2], ("in_bounds",), **DOUBLE), [run])[0]
+    assert (verdict.passed, verdict.detail) == (
+        False,
+        "case 1 (a float32[4], out float32[4]; grid 2, block 2): line 6: thread 2 (blockIdx 1, "
+        "threadIdx 0) loads a[4], but a has shape (4,) (2 out-of-bounds accesses).",
+    )
+    inside = _copy_run([Row(t, 1, (t,)) for t in range(4)], A_1234 * 2)
+    verdict = run_checks(exercise_of([CASE_2x2], ("in_bounds",), **DOUBLE), [inside])[0]
+    assert (verdict.passed, verdict.detail) == (True, "no access outside any array.")
+
+
+def test_atomics_and_lines_with_nothing_in_bounds_are_not_graded_for_sectors() -> None:
+    # lane t adds into a[32 t + 1] (32 sectors a request: scattered, but an atomic) at line 6 and
+    # tries out[t + 32] at line 7, outside out (32 elements): no request performed there
+    arrays = (A1024, OUT32)
+    sites = sites_of(arrays, (6, "a", "atomic"), (7, "out", "store"))
+    rows = [Row(t, 0, (32 * t + 1,)) for t in range(32)] + [Row(t, 1, (t + 32,), oob=True) for t in range(32)]
+    run = traced((1, 1, 1), (32, 1, 1), arrays, sites, rows)
+    assert check_coalesced(exercise_of([CASE_32], ("coalesced",)), [run], [CASE_32]).passed
+
+
+def test_a_conflict_free_tile_and_a_run_without_races_pass() -> None:
+    # lane t of 32 loads tile[0, t]: word t, bank t, one wavefront; no element is touched by two
+    # threads, so no race either
+    arrays = (ArrayInfo("out", (32,), F32), ArrayInfo("tile", (2, 32), F32, SHARED))
+    sites = sites_of(arrays, (9, "tile", "load"))
+    run = traced((1, 1, 1), (32, 1, 1), arrays, sites, [Row(t, 0, (0, t)) for t in range(32)])
+    case = Case((1, 1, 1), (32, 1, 1), {"out": "float32[32]"})
+    verdicts = run_checks(exercise_of([case], ("conflict_free", "race_free")), [run])
+    assert [(v.passed, v.detail) for v in verdicts] == [
+        (True, "every shared-memory request takes one wavefront per pass."),
+        (True, "no two threads of a block touch one element without a barrier between."),
+    ]
+
+
 def _race_run(pairs: int) -> TraceResult:
     # thread 0 stores A[0] (line 5) and thread 1 loads it (line 6), no barrier; with pairs=2 the
     # same again on B at lines 7 and 8
@@ -257,6 +297,17 @@ def test_one_race_is_named_alone_and_two_are_counted() -> None:
     assert (one.passed, one.detail) == (False, RACE_A)
     two = check_race_free(ex, [_race_run(2)], [CASE_AB])
     assert (two.passed, two.detail) == (False, RACE_A + " (2 pairs of lines in all)")
+
+
+def test_neighbouring_lanes_are_read_from_the_asked_access_only() -> None:
+    # line 6 both loads and stores a: lanes 0 and 1 store a[t] first, lanes 2 and 3 then load
+    # a[t]; the neighbours of line 6's load are threads 2 and 3, whatever its store did
+    arrays = (ArrayInfo("a", (4,), F32),)
+    sites = sites_of(arrays, (6, "a", "load"), (6, "a", "store"))
+    rows = [Row(0, 1, (0,)), Row(1, 1, (1,)), Row(2, 0, (2,)), Row(3, 0, (3,))]
+    run = traced((1, 1, 1), (4, 1, 1), arrays, sites, rows)
+    pair = neighbours(run, 6, "a", "load")
+    assert pair is not None and [int(run.log[F_THREAD, row]) for row in pair] == [2, 3]
 
 
 def _lanes(block: int, grid: int, lanes: list[int]) -> list[int]:

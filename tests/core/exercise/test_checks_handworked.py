@@ -165,9 +165,44 @@ def test_an_element_stored_by_three_threads_names_the_first_two_in_log_order() -
     stored += [Row(0, 1, (0,)), Row(2, 1, (2,)), Row(3, 1, (3,))]
     run = _copy_run(stored, A_1234 * 2)
     verdict = check_written_once(exercise_of([CASE_2x2], ("written_once",)), [run], [CASE_2x2])
+    assert not verdict.passed
     assert verdict.detail == (
         "case 1 (a float32[4], out float32[4]; grid 2, block 2): out[1] is stored by 3 threads: "
         "thread 2 (blockIdx 1, threadIdx 0) at line 8 and thread 0 (blockIdx 0, threadIdx 0) at line 7."
+    )
+
+
+def test_an_element_stored_by_two_threads_is_not_written_once() -> None:
+    # threads 0 and 1 both store out[0] at line 7 (thread 1 instead of out[1]); out[1] is stored
+    # by nobody, but the double store is named first
+    stored = [Row(0, 1, (0,)), Row(1, 1, (0,)), Row(2, 1, (2,)), Row(3, 1, (3,))]
+    verdict = check_written_once(
+        exercise_of([CASE_2x2], ("written_once",)), [_copy_run(stored, A_1234)], [CASE_2x2]
+    )
+    assert (verdict.passed, verdict.detail) == (
+        False,
+        "case 1 (a float32[4], out float32[4]; grid 2, block 2): out[0] is stored by 2 threads: "
+        "thread 0 (blockIdx 0, threadIdx 0) at line 7 and thread 1 (blockIdx 0, threadIdx 1) at line 7.",
+    )
+
+
+def test_integer_outputs_are_compared_exactly() -> None:
+    # bins = [2, 0, 1] expected; [2, 0, 1] passes, [2, 1, 1] fails at bins[1]
+    arrays = (ArrayInfo("bins", (3,), "int32"),)
+    sites = sites_of(arrays, (8, "bins", "atomic"))
+    rows = [Row(0, 0, (0,)), Row(1, 0, (0,)), Row(2, 0, (2,))]
+    case = Case((1, 1, 1), (3, 1, 1), {"bins": "int32[3]"})
+    ex = exercise_of([case], ("output",), outputs=("bins",), expect=lambda x: {"bins": np.array([2, 0, 1])})
+    right = traced(
+        (1, 1, 1), (3, 1, 1), arrays, sites, rows, {}, {"bins": np.array([2, 0, 1], dtype=np.int32)}
+    )
+    assert check_output(ex, [right], [case]).passed
+    wrong = traced(
+        (1, 1, 1), (3, 1, 1), arrays, sites, rows, {}, {"bins": np.array([2, 1, 1], dtype=np.int32)}
+    )
+    assert check_output(ex, [wrong], [case]).detail == (
+        "case 1 (bins int32[3]; grid 1, block 3): bins[1] is 1, expected 0 (1 of 3 elements wrong); "
+        "no thread stored it; no line of the kernel stores into bins."
     )
 
 
@@ -328,3 +363,14 @@ def test_neighbouring_lanes_are_consecutive_threads_of_one_warp_of_one_block() -
     assert _lanes(32, 2, [30, 31, 32]) == [30, 31]
     assert _lanes(32, 2, [31, 32, 33]) == [32, 33]
     assert _lanes(32, 2, [31, 32]) == []
+
+
+def test_neighbouring_lanes_skip_attempts_outside_the_array() -> None:
+    # thread 0 tries a[4], outside a (4 elements); threads 1 and 2 load a[1], a[2]: the pair is 1, 2
+    arrays = (ArrayInfo("a", (4,), F32),)
+    sites = sites_of(arrays, (6, "a", "load"))
+    run = traced(
+        (1, 1, 1), (4, 1, 1), arrays, sites, [Row(0, 0, (4,), oob=True), Row(1, 0, (1,)), Row(2, 0, (2,))]
+    )
+    pair = neighbours(run, 6, "a", "load")
+    assert pair is not None and [int(run.log[F_THREAD, row]) for row in pair] == [1, 2]

@@ -165,9 +165,44 @@ def test_an_element_stored_by_three_threads_names_the_first_two_in_log_order() -
     stored += [Row(0, 1, (0,)), Row(2, 1, (2,)), Row(3, 1, (3,))]
     run = _copy_run(stored, A_1234 * 2)
     verdict = check_written_once(exercise_of([CASE_2x2], ("written_once",)), [run], [CASE_2x2])
+    assert not verdict.passed
     assert verdict.detail == (
         "case 1 (a float32[4], out float32[4]; grid 2, block 2): out[1] is stored by 3 threads: "
         "thread 2 (blockIdx 1, threadIdx 0) at line 8 and thread 0 (blockIdx 0, threadIdx 0) at line 7."
+    )
+
+
+def test_an_element_stored_by_two_threads_is_not_written_once() -> None:
+    # threads 0 and 1 both store out[0] at line 7 (thread 1 instead of out[1]); out[1] is stored
+    # by nobody, but the double store is named first
+    stored = [Row(0, 1, (0,)), Row(1, 1, (0,)), Row(2, 1, (2,)), Row(3, 1, (3,))]
+    verdict = check_written_once(
+        exercise_of([CASE_2x2], ("written_once",)), [_copy_run(stored, A_1234)], [CASE_2x2]
+    )
+    assert (verdict.passed, verdict.detail) == (
+        False,
+        "case 1 (a float32[4], out float32[4]; grid 2, block 2): out[0] is stored by 2 threads: "
+        "thread 0 (blockIdx 0, threadIdx 0) at line 7 and thread 1 (blockIdx 0, threadIdx 1) at line 7.",
+    )
+
+
+def test_integer_outputs_are_compared_exactly() -> None:
+    # bins = [2, 0, 1] expected; [2, 0, 1] passes, [2, 1, 1] fails at bins[1]
+    arrays = (ArrayInfo("bins", (3,), "int32"),)
+    sites = sites_of(arrays, (8, "bins", "atomic"))
+    rows = [Row(0, 0, (0,)), Row(1, 0, (0,)), Row(2, 0, (2,))]
+    case = Case((1, 1, 1), (3, 1, 1), {"bins": "int32[3]"})
+    ex = exercise_of([case], ("output",), outputs=("bins",), expect=lambda x: {"bins": np.array([2, 0, 1])})
+    right = traced(
+        (1, 1, 1), (3, 1, 1), arrays, sites, rows, {}, {"bins": np.array([2, 0, 1], dtype=np.int32)}
+    )
+    assert check_output(ex, [right], [case]).passed
+    wrong = traced(
+        (1, 1, 1), (3, 1, 1), arrays, sites, rows, {}, {"bins": np.array([2, 1, 1], dtype=np.int32)}
+    )
+    assert check_output(ex, [wrong], [case]).detail == (
+        "case 1 (bins int32[3]; grid 1, block 3): bins[1] is 1, expected 0 (1 of 3 elements wrong); "
+        "no thread stored it; no line of the kernel stores into bins."
     )
 
 
@@ -233,6 +268,46 @@ def test_two_lanes_in_one_bank_name_the_bank_of_each() -> None:
     )
 
 
+def test_an_access_outside_its_array_names_the_first_attempt_and_counts_all() -> None:
+    # threads 0-3 load a[t]; thread 2 (blockIdx 1, threadIdx 0) then tries a[4] and thread 3
+    # a[5] at line 6: 2 attempts outside a, whose shape is (4,); the first in log order is named
+    attempts = [Row(0, 0, (0,)), Row(2, 0, (4,), oob=True), Row(3, 0, (5,), oob=True)]
+    run = _copy_run([Row(t, 1, (t,)) for t in range(4)] + attempts, A_1234 * 2)
+    verdict = run_checks(exercise_of([CASE_2x2], ("in_bounds",), **DOUBLE), [run])[0]
+    assert (verdict.passed, verdict.detail) == (
+        False,
+        "case 1 (a float32[4], out float32[4]; grid 2, block 2): line 6: thread 2 (blockIdx 1, "
+        "threadIdx 0) loads a[4], but a has shape (4,) (2 out-of-bounds accesses).",
+    )
+    inside = _copy_run([Row(t, 1, (t,)) for t in range(4)], A_1234 * 2)
+    verdict = run_checks(exercise_of([CASE_2x2], ("in_bounds",), **DOUBLE), [inside])[0]
+    assert (verdict.passed, verdict.detail) == (True, "no access outside any array.")
+
+
+def test_atomics_and_lines_with_nothing_in_bounds_are_not_graded_for_sectors() -> None:
+    # lane t adds into a[32 t + 1] (32 sectors a request: scattered, but an atomic) at line 6 and
+    # tries out[t + 32] at line 7, outside out (32 elements): no request performed there
+    arrays = (A1024, OUT32)
+    sites = sites_of(arrays, (6, "a", "atomic"), (7, "out", "store"))
+    rows = [Row(t, 0, (32 * t + 1,)) for t in range(32)] + [Row(t, 1, (t + 32,), oob=True) for t in range(32)]
+    run = traced((1, 1, 1), (32, 1, 1), arrays, sites, rows)
+    assert check_coalesced(exercise_of([CASE_32], ("coalesced",)), [run], [CASE_32]).passed
+
+
+def test_a_conflict_free_tile_and_a_run_without_races_pass() -> None:
+    # lane t of 32 loads tile[0, t]: word t, bank t, one wavefront; no element is touched by two
+    # threads, so no race either
+    arrays = (ArrayInfo("out", (32,), F32), ArrayInfo("tile", (2, 32), F32, SHARED))
+    sites = sites_of(arrays, (9, "tile", "load"))
+    run = traced((1, 1, 1), (32, 1, 1), arrays, sites, [Row(t, 0, (0, t)) for t in range(32)])
+    case = Case((1, 1, 1), (32, 1, 1), {"out": "float32[32]"})
+    verdicts = run_checks(exercise_of([case], ("conflict_free", "race_free")), [run])
+    assert [(v.passed, v.detail) for v in verdicts] == [
+        (True, "every shared-memory request takes one wavefront per pass."),
+        (True, "no two threads of a block touch one element without a barrier between."),
+    ]
+
+
 def _race_run(pairs: int) -> TraceResult:
     # thread 0 stores A[0] (line 5) and thread 1 loads it (line 6), no barrier; with pairs=2 the
     # same again on B at lines 7 and 8
@@ -259,6 +334,17 @@ def test_one_race_is_named_alone_and_two_are_counted() -> None:
     assert (two.passed, two.detail) == (False, RACE_A + " (2 pairs of lines in all)")
 
 
+def test_neighbouring_lanes_are_read_from_the_asked_access_only() -> None:
+    # line 6 both loads and stores a: lanes 0 and 1 store a[t] first, lanes 2 and 3 then load
+    # a[t]; the neighbours of line 6's load are threads 2 and 3, whatever its store did
+    arrays = (ArrayInfo("a", (4,), F32),)
+    sites = sites_of(arrays, (6, "a", "load"), (6, "a", "store"))
+    rows = [Row(0, 1, (0,)), Row(1, 1, (1,)), Row(2, 0, (2,)), Row(3, 0, (3,))]
+    run = traced((1, 1, 1), (4, 1, 1), arrays, sites, rows)
+    pair = neighbours(run, 6, "a", "load")
+    assert pair is not None and [int(run.log[F_THREAD, row]) for row in pair] == [2, 3]
+
+
 def _lanes(block: int, grid: int, lanes: list[int]) -> list[int]:
     """The two threads ``neighbours`` picks when ``lanes`` load a[t] at line 6 (None: no pair)."""
     arrays = (ArrayInfo("a", (block * grid,), F32),)
@@ -277,3 +363,14 @@ def test_neighbouring_lanes_are_consecutive_threads_of_one_warp_of_one_block() -
     assert _lanes(32, 2, [30, 31, 32]) == [30, 31]
     assert _lanes(32, 2, [31, 32, 33]) == [32, 33]
     assert _lanes(32, 2, [31, 32]) == []
+
+
+def test_neighbouring_lanes_skip_attempts_outside_the_array() -> None:
+    # thread 0 tries a[4], outside a (4 elements); threads 1 and 2 load a[1], a[2]: the pair is 1, 2
+    arrays = (ArrayInfo("a", (4,), F32),)
+    sites = sites_of(arrays, (6, "a", "load"))
+    run = traced(
+        (1, 1, 1), (4, 1, 1), arrays, sites, [Row(0, 0, (4,), oob=True), Row(1, 0, (1,)), Row(2, 0, (2,))]
+    )
+    pair = neighbours(run, 6, "a", "load")
+    assert pair is not None and [int(run.log[F_THREAD, row]) for row in pair] == [1, 2]

@@ -6,8 +6,6 @@ are worked out in the comments."""
 
 from __future__ import annotations
 
-import pytest
-
 from hand_traces import Row, exercise_of, sites_of, traced
 from simtviz.core.exercise.explain import explain
 from simtviz.core.exercise.model import Case
@@ -186,11 +184,6 @@ def test_a_load_and_store_by_two_threads_on_one_line_is_a_lost_update() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/trace/hazards.py marks a same-line pair 'update' when both sites have two threads, "
-    "also for two plain stores with no load: the sentence says a load, then a store, and advises atomics",
-)
 def test_two_threads_storing_one_element_on_one_line_is_no_update() -> None:
     # A[0] = 1.0 at line 5 by threads 0 and 1: two stores, no load
     sites = sites_of(A4, (5, "A", "store"))

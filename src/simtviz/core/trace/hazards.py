@@ -234,7 +234,12 @@ def _pairs(
                 accesses=(first.kind, second.kind),
                 # a load and a store of one line, each by several threads: threads updating
                 # one element together (atomics' job), not one pass racing the next
-                update=bool(t_min[a] != t_max[a] and t_min[b] != t_max[b]),
+                # (two plain stores are no update: "store one element twice", not atomics)
+                update=bool(
+                    {first.kind, second.kind} == {"load", "store"}
+                    and t_min[a] != t_max[a]
+                    and t_min[b] != t_max[b]
+                ),
                 example=_example(a, b, hazard, t_min, t_max, flat, blk, info),
             )
     for key, parts in groups_of.items():

@@ -11,8 +11,9 @@ from pathlib import Path
 from simtviz.backends import experiment
 
 BACKENDS = Path(experiment.__file__).parent
-# ``LESSON = register(LessonExperiment())`` and the like; the name is the class's ``name = "…"``.
-REGISTERS = re.compile(r"^\w+ = (?:experiment\.)?register\(", re.MULTILINE)
+# ``LESSON = register(LessonExperiment())``, typed or not (``VECADD: Experiment[…] = …``);
+# the name is the class's ``name = "…"``.
+REGISTERS = re.compile(r"^\w+(?:: [^=\n]+)? = (?:experiment\.)?register\(", re.MULTILINE)
 
 
 def registering_modules() -> dict[str, str]:

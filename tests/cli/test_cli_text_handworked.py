@@ -199,7 +199,10 @@ def test_schedule_prints_its_table_or_one_json_line(
     assert columns(out)["resident blocks per SM"] == {"theory": "8", "driver": "7", "measured": "6"}
     ((name, request),) = asked
     # grid (3, 5, 1) and block (48, 2, 1) as given, x first; defaults: no work, no shared memory
-    assert name == "schedule" and (request.grid, request.block) == ((3, 5, 1), (48, 2, 1))
+    assert getattr(name, "name", name) == "schedule" and (request.grid, request.block) == (
+        (3, 5, 1),
+        (48, 2, 1),
+    )
     assert (request.work_us, request.smem, request.heavy) == (0.0, 0, False)
     assert run(["schedule", "--grid", "2", "--block", "32", "--work-us", "0", "--heavy", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == SCHEDULE

@@ -35,7 +35,8 @@ collect_on_gui_thread()
 session = RunSession(backend=BACKEND)
 from simtviz.qt.main_window import create_main_window
 settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
-window = create_main_window(BACKEND, settings, session=session, tabs_later=True)
+TABS_LATER = os.environ.get("FIRST_RUN_TABS_LATER", "1") == "1"  # 0: every tab before the first frame
+window = create_main_window(BACKEND, settings, session=session, tabs_later=TABS_LATER)
 window.show()
 LAUNCH = (("gridX", GRID), ("gridY", 1), ("gridZ", 1), ("blockX", 256), ("blockY", 1), ("blockZ", 1))
 for name, value in LAUNCH:

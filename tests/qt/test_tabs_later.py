@@ -52,3 +52,30 @@ def test_a_tab_built_after_the_backend_is_ready_shows_that_backend(qtbot, settin
     run = w.scheduleTab.findChild(QPushButton, "scheduleRunButton")  # built now, by its name
     # Before the backend is known a tab assumes the simulator; this one read the emulator.
     assert "the CPU emulator" in run.toolTip() and not run.isEnabled()
+
+
+def test_a_run_pressed_before_the_tabs_are_built_comes_first(qtbot, settings_file) -> None:
+    # A teacher presses Run the moment the backend is ready: the four tabs still to build wait
+    # for that run's result (built beside it, they made its map 3x slower to appear).
+    w = late_window(qtbot, settings_file, backend="emu")
+    events: list[tuple[str, str, bool]] = []
+
+    def run_at_once(_info: object) -> None:
+        w.run()
+
+    # connected before the window's own (made at its first frame), so Run comes first
+    w.session.backendReady.connect(run_at_once)
+    w.session.resultArrived.connect(lambda name, _r: events.append(("result", name, w.session.busy)))
+    build = w._build_tab
+
+    def watched(attribute: str) -> None:
+        events.append(("built", attribute, w.session.busy))
+        build(attribute)
+
+    w._build_tab = watched
+    w.show()
+    qtbot.waitUntil(lambda: all(name in w.__dict__ for name in LATE), timeout=30000)
+    kinds = [kind for kind, _name, _busy in events]
+    assert kinds[0] == "result" and events[0][1] == "record"  # the run's result before any tab
+    assert not any(busy for kind, _name, busy in events if kind == "built")
+    assert w.indexMap.recording is not None

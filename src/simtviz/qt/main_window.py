@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 PREFERRED_SIZE = QSize(1500, 900)
 PENDING_TABS_LATEST_MS = 3000  # tabs_later: built by then even if the backend is still starting
+PENDING_TABS_AFTER_RUN_MS = 100  # tabs_later: after a run that came first, once its map is drawn
 
 
 def fit_to_screen(available: QRect, wanted: QSize = PREFERRED_SIZE) -> QRect:
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         # Tabs not built yet (tabs_later): an empty page each, by attribute.
         self._pending: dict[str, tuple[QWidget, TabSpec]] = {}
         self._pending_wait = False  # the first frame painted, waiting for the backend
+        self._pending_held = False  # a run in flight: the pending tabs wait for it
         self.tabs = QTabWidget(objectName="mainTabs")
         for tab in TABS:
             if tabs_later and self.tabs.count() > 0:
@@ -176,10 +178,26 @@ class MainWindow(QMainWindow):
             self._build_tab(attribute)
 
     def build_pending_tabs(self) -> None:
-        """Build the tabs not built yet, one per turn of the event loop."""
-        if self._pending and self.isVisible():  # a closed window builds none
-            self._build_tab(next(iter(self._pending)))
-            QTimer.singleShot(0, self, self.build_pending_tabs)
+        """Build the tabs not built yet, one per turn of the event loop. A Run pressed before
+        they are all built comes first: they wait until the session is idle again (building them
+        beside the first run made its map 3x slower to appear, 0.65 s instead of 0.2 s on emu)."""
+        if not self._pending or not self.isVisible():  # a closed window builds none
+            return
+        if self.session.busy:
+            if not self._pending_held:
+                self._pending_held = True
+                self.session.busyChanged.connect(self._resume_pending_tabs)
+            return
+        self._build_tab(next(iter(self._pending)))
+        QTimer.singleShot(0, self, self.build_pending_tabs)
+
+    def _resume_pending_tabs(self, busy: bool) -> None:
+        if busy:
+            return
+        self.session.busyChanged.disconnect(self._resume_pending_tabs)
+        self._pending_held = False
+        # the result's map is drawn in the turns right after the run: let it paint first
+        QTimer.singleShot(PENDING_TABS_AFTER_RUN_MS, self, self.build_pending_tabs)
 
     def _build_pending_soon(self, *_args: object) -> None:
         QTimer.singleShot(0, self, self.build_pending_tabs)

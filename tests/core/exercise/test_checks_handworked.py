@@ -279,6 +279,10 @@ def test_an_access_outside_its_array_names_the_first_attempt_and_counts_all() ->
         "case 1 (a float32[4], out float32[4]; grid 2, block 2): line 6: thread 2 (blockIdx 1, "
         "threadIdx 0) loads a[4], but a has shape (4,) (2 out-of-bounds accesses).",
     )
+    # thread 2 alone tries a[4]: one attempt, said in the singular
+    one = _copy_run([Row(t, 1, (t,)) for t in range(4)] + attempts[:2], A_1234 * 2)
+    verdict = run_checks(exercise_of([CASE_2x2], ("in_bounds",), **DOUBLE), [one])[0]
+    assert verdict.detail.endswith("but a has shape (4,) (1 out-of-bounds access).")
     inside = _copy_run([Row(t, 1, (t,)) for t in range(4)], A_1234 * 2)
     verdict = run_checks(exercise_of([CASE_2x2], ("in_bounds",), **DOUBLE), [inside])[0]
     assert (verdict.passed, verdict.detail) == (True, "no access outside any array.")

@@ -146,12 +146,28 @@ MODULES = [
     "emu/cuda_api.py",
     "kernels/lesson.py",
     "core/trace/ast_nodes.py",
+    # added 2026-12-03 evening (issue 19): the trace's plan and typed tables
+    "core/trace/plan.py",
+    "core/trace/stats.py",
 ]
 
 # Tests that cover each module (glob → test files), first match wins. Each mutant runs them
 # (without those marked slow or gpu), so they decide what a run costs.
 TESTS: list[tuple[str, list[str]]] = [
     # first match wins: these come before the broad globs below
+    (
+        "core/trace/plan.py",
+        ["tests/core/trace/test_trace_plan.py", "tests/cli/test_trace_cli_plan.py"],
+    ),
+    (
+        "core/trace/stats.py",
+        [
+            "tests/core/trace/test_stats_handworked.py",
+            "tests/core/trace/test_trace_analysis_handworked.py",
+            "tests/cli/test_cli_text_handworked.py",
+            "tests/core/trace/test_trace_banks.py",
+        ],
+    ),
     (
         "backends/isolated*.py",
         [

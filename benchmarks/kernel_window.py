@@ -31,13 +31,13 @@ def main() -> None:
     blocks = -(-args.threads // block)
     n = args.threads
 
-    from PySide6.QtCore import QEvent, QObject, QSettings
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from simtviz.backends.selection import activate
 
     activate("emu")
-    from view_switch import machine
+    from view_switch import count_paints, machine, wait_until
 
     from simtviz.gui import create_main_window
 
@@ -48,24 +48,10 @@ def main() -> None:
     w.show()
     w.resize(1280, 720)
 
-    class Paints(QObject):
-        count = 0
-
-        def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.UpdateRequest:
-                Paints.count += 1
-            return False
-
-    paints = Paints()
-    w.installEventFilter(paints)
+    paints = count_paints(w)
 
     def wait(cond, limit: float = 300.0) -> None:
-        deadline = time.perf_counter() + limit
-        while not cond():
-            if time.perf_counter() > deadline:
-                raise TimeoutError("no result")
-            app.processEvents()
-            time.sleep(0.002)
+        wait_until(cond, limit, step=0.002)
 
     tab = w.kernelTab
     w.tabs.setCurrentWidget(tab)
@@ -87,8 +73,8 @@ def main() -> None:
         wait(lambda: tab.summary() is not None or tab.runButton.isEnabled())
         if tab.summary() is None:
             raise SystemExit(f"the run failed: {tab.result.toPlainText()}")
-        painted = Paints.count
-        wait(lambda p=painted: Paints.count > p)
+        painted = paints.count
+        wait(lambda p=painted: paints.count > p)
         elapsed = time.perf_counter() - start
         times.append(elapsed)
         print(f"run {run + 1}: {elapsed:.2f} s (load average {load:.1f}; {len(tab.arrays.views)} maps)")

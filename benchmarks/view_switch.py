@@ -29,6 +29,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("SIMTVIZ_BACKEND", "sim")
@@ -55,6 +56,37 @@ def machine() -> str:
     )
 
 
+def count_paints(window: Any) -> Any:
+    """Install and return a counter of ``window``'s paint requests (``.count``; the backing
+    store repaints in their handler)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.UpdateRequest:
+                self.count += 1
+            return False
+
+    paints = Paints(window)
+    window.installEventFilter(paints)
+    return paints
+
+
+def wait_until(cond: Callable[[], object], limit: float = 180.0, step: float = 0.01) -> None:
+    """Run the event loop until ``cond()`` holds (TimeoutError after ``limit`` seconds)."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    deadline = time.perf_counter() + limit
+    while not cond():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("a result did not arrive")
+        app.processEvents()
+        time.sleep(step)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -64,7 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [tuple(int(v) for v in s.split("x")) for s in args.sizes.split(",")]
 
-    from PySide6.QtCore import QEvent, QObject, QSettings
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QLabel
 
     from simtviz.backends.selection import activate
@@ -79,26 +111,9 @@ def main() -> None:
     w = create_main_window("sim", settings)
     w.show()
 
-    class Paints(QObject):
-        """Counts the window's paint requests (the backing store repaints in their handler)."""
+    paints = count_paints(w)
 
-        count = 0
-
-        def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.UpdateRequest:
-                Paints.count += 1
-            return False
-
-    paints = Paints()
-    w.installEventFilter(paints)
-
-    def wait(cond: Callable[[], object], limit: float = 180.0) -> None:
-        deadline = time.perf_counter() + limit
-        while not cond():
-            if time.perf_counter() > deadline:
-                raise TimeoutError("a result did not arrive")
-            app.processEvents()
-            time.sleep(0.01)
+    wait = wait_until
 
     def idle(seconds: float = PAUSE_S) -> None:
         end = time.perf_counter() + seconds
@@ -111,21 +126,21 @@ def main() -> None:
         quiet spell; paint requests: the window's, however busy the machine (a page held while
         its layouts settle, qt/settle.py, is not painted in those it gets meanwhile)."""
         app.processEvents()
-        start, start_cpu, before = time.perf_counter(), time.process_time(), Paints.count
+        start, start_cpu, before = time.perf_counter(), time.process_time(), paints.count
         action()
         end, end_cpu = start, start_cpu
         while True:
-            seen = Paints.count
+            seen = paints.count
             app.processEvents()
             now = time.perf_counter()
-            if Paints.count != seen:  # this turn painted: the frame is at least this late
+            if paints.count != seen:  # this turn painted: the frame is at least this late
                 end, end_cpu = now, time.process_time()
-            elif Paints.count != before and now - end > QUIET_S:
+            elif paints.count != before and now - end > QUIET_S:
                 break  # painted, and nothing more for a while
             elif now - start > 20.0:
                 raise RuntimeError("the window never painted")
             time.sleep(0.0005)
-        return (end - start) * 1000, (end_cpu - start_cpu) * 1000, Paints.count - before
+        return (end - start) * 1000, (end_cpu - start_cpu) * 1000, paints.count - before
 
     def fill_every_tab() -> None:
         from simtviz.core.lesson import STEPS

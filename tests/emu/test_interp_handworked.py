@@ -1,0 +1,212 @@
+"""The lockstep interpreter's statements, builtins and numba's typing (emu/interp.py), on kernels
+of a few threads with every expected number worked out by hand in a comment."""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+from simtviz import emu
+from simtviz.core.errors import EmulatorUnsupported
+from simtviz.emu import KernelError
+
+
+def run(source: str, block: int, *args: object, kernel: str | None = None) -> None:
+    module = emu.load_source(textwrap.dedent(source), "k.py")
+    emu.launch(module, kernel, 1, block, list(args))
+
+
+def refused(source: str, *args: object, kernel: str | None = None) -> EmulatorUnsupported:
+    with pytest.raises(EmulatorUnsupported) as info:
+        run(source, 4, *args, kernel=kernel)
+    return info.value
+
+
+RECURSE = """
+from numba import cuda
+
+@cuda.jit(device=True)
+def f(n):
+    if n == 0:
+        return 0
+    return f(n - 1) + 1
+
+@cuda.jit
+def k(out, n):
+    out[0] = f(n)
+"""
+
+
+def test_recursion_runs_63_calls_deep_and_no_deeper() -> None:
+    # The kernel is call 1; f(62) makes calls 2 .. 64 (f(62) .. f(0)): 64 calls, the most the
+    # emulator runs, and returns 62. f(63) would be the 65th call: refused on line 8.
+    out = np.zeros(1, np.int64)
+    run(RECURSE, 1, out, 62)
+    assert out[0] == 62
+    with pytest.raises(EmulatorUnsupported) as info:
+        run(RECURSE, 1, out, 63)
+    assert (info.value.construct, info.value.line) == ("recursion in f", 8)
+
+
+def test_an_operator_on_an_array_names_the_expression_and_its_line() -> None:
+    # line 4: 1 + a, with a an array (not an element).
+    err = refused("from numba import cuda\n@cuda.jit\ndef k(out, a):\n    x = 1 + a\n", np.zeros(4), np.zeros(4))
+    assert (err.construct, err.line) == ("1 + a (int64 Add ArrayRef)", 4)
+
+
+def test_a_thread_index_has_only_x_y_z() -> None:
+    err = refused("from numba import cuda\n@cuda.jit\ndef k(out):\n    x = cuda.threadIdx.w\n", np.zeros(4))
+    assert (err.construct, err.line) == ("the attribute .w of cuda.threadIdx", 4)
+
+
+def test_launching_a_plain_function_is_refused_without_a_line() -> None:
+    # h has no @cuda.jit: nothing of it ran, so no line is named.
+    out = np.zeros(4, np.int64)
+    err = refused("from numba import cuda\ndef h(out):\n    out[0] = 1\n", out, kernel="h")
+    assert (err.construct, err.line) == ("calling h, which is not a @cuda.jit(device=True) function", None)
+    assert out[0] == 0
+
+
+def test_range_of_a_float_is_a_kernel_error_on_its_line() -> None:
+    with pytest.raises(KernelError) as info:
+        run("from numba import cuda\n@cuda.jit\ndef k(out):\n    for j in range(2.0):\n        out[0] = j\n", 4, np.zeros(4))
+    assert (info.value.message, info.value.line) == ("range() takes 1 to 3 integers", 4)
+
+
+def test_booleans_add_as_integers_and_combine_as_booleans(capsys: pytest.CaptureFixture[str]) -> None:
+    # i = 0..3. (i > 0) + (i > 1): True + True is 2 in numba (integers): 0, 1, 2, 2.
+    # (i > 0) & (i < 3) stays a boolean: False True True False, printed as such, stored as 0 1 1 0.
+    out = np.zeros((2, 4), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            out[0, i] = (i > 0) + (i > 1)
+            both = (i > 0) & (i < 3)
+            out[1, i] = both
+            print(both)
+        """,
+        4, out,
+    )  # fmt: skip
+    assert out.tolist() == [[0, 1, 2, 2], [0, 1, 1, 0]]
+    assert capsys.readouterr().out.split() == ["False", "True", "True", "False"]
+
+
+def test_an_integer_power_stays_exact_when_some_exponent_is_zero() -> None:
+    # lane k = 0, 1: 3 ** (39 k) = 1 and 3^39 = 4,052,555,153,018,976,267 (below 2^63 = 9.22e18),
+    # exact in int64; a float64 would round it to ...256.
+    out = np.zeros(2, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            out[i] = 3 ** (39 * i)
+        """,
+        2, out,
+    )  # fmt: skip
+    assert out.tolist() == [1, 4052555153018976267]
+
+
+def test_a_tuple_assigned_on_some_lanes_keeps_the_others() -> None:
+    # t = (i, 1) for every lane, then (10, 20) on even lanes: out = t[0] * 100 + t[1]
+    # lanes 0..3: 1020, 101, 1020, 301.
+    out = np.zeros(4, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            t = (i, 1)
+            if i % 2 == 0:
+                t = (10, 20)
+            out[i] = t[0] * 100 + t[1]
+        """,
+        4, out,
+    )  # fmt: skip
+    assert out.tolist() == [1020, 101, 1020, 301]
+
+
+def test_an_array_variable_reassigned_after_an_early_return() -> None:
+    # Lanes 2, 3 return; lanes 0, 1 go on with dst = b: b = [10, 11, 0, 0], a untouched.
+    a = np.zeros(4, np.int64)
+    b = np.zeros(4, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(a, b):
+            i = cuda.threadIdx.x
+            dst = a
+            if i >= 2:
+                return
+            dst = b
+            dst[i] = 10 + i
+        """,
+        4, a, b,
+    )  # fmt: skip
+    assert a.tolist() == [0, 0, 0, 0] and b.tolist() == [10, 11, 0, 0]
+
+
+def test_builtins_min_max_round_len_and_unary_plus() -> None:
+    # i = 0..3 over x = [-2.5, 2.5, 3.5, 1.25] and a 2-D m of shape (3, 5):
+    # min(i, 2) = 0 1 2 2; max(i, 1, 3 - i) = 3 2 2 3; round(x) to even: -2 2 4 1;
+    # round(x, 1) * 100: -250 250 350 120 (1.25 is exact: to even, 1.2); len(m) = 3 rows,
+    # len(m.shape) = 2; +x[i] * 4 = -10 10 14 5.
+    x = np.array([-2.5, 2.5, 3.5, 1.25])
+    m = np.zeros((3, 5))
+    out = np.zeros((6, 4), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(x, m, out):
+            i = cuda.threadIdx.x
+            out[0, i] = min(i, 2)
+            out[1, i] = max(i, 1, 3 - i)
+            out[2, i] = round(x[i])
+            out[3, i] = round(round(x[i], 1) * 100)
+            out[4, i] = len(m) * 10 + len(m.shape)
+            out[5, i] = +x[i] * 4
+        """,
+        4, x, m, out,
+    )  # fmt: skip
+    assert out.tolist() == [
+        [0, 1, 2, 2],
+        [3, 2, 2, 3],
+        [-2, 2, 4, 1],
+        [-250, 250, 350, 120],
+        [32, 32, 32, 32],
+        [-10, 10, 14, 5],
+    ]
+
+
+def test_pass_annotated_assignment_and_a_cast_per_thread() -> None:
+    # y: float = i / 2 and float32(i) / 4: lanes 0..3 give 0, 0.5, 1, 1.5 and 0, .25, .5, .75;
+    # out = y + cast = 0, 0.75, 1.5, 2.25. pass does nothing.
+    out = np.zeros(4, np.float64)
+    run(
+        """
+        from numba import cuda, float32
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            pass
+            y: float = i / 2
+            out[i] = y + float32(i) / 4
+        """,
+        4, out,
+    )  # fmt: skip
+    assert out.tolist() == [0.0, 0.75, 1.5, 2.25]

@@ -52,7 +52,9 @@ def test_recursion_runs_63_calls_deep_and_no_deeper() -> None:
 
 def test_an_operator_on_an_array_names_the_expression_and_its_line() -> None:
     # line 4: 1 + a, with a an array (not an element).
-    err = refused("from numba import cuda\n@cuda.jit\ndef k(out, a):\n    x = 1 + a\n", np.zeros(4), np.zeros(4))
+    err = refused(
+        "from numba import cuda\n@cuda.jit\ndef k(out, a):\n    x = 1 + a\n", np.zeros(4), np.zeros(4)
+    )
     assert (err.construct, err.line) == ("1 + a (int64 Add ArrayRef)", 4)
 
 
@@ -71,7 +73,11 @@ def test_launching_a_plain_function_is_refused_without_a_line() -> None:
 
 def test_range_of_a_float_is_a_kernel_error_on_its_line() -> None:
     with pytest.raises(KernelError) as info:
-        run("from numba import cuda\n@cuda.jit\ndef k(out):\n    for j in range(2.0):\n        out[0] = j\n", 4, np.zeros(4))
+        run(
+            "from numba import cuda\n@cuda.jit\ndef k(out):\n    for j in range(2.0):\n        out[0] = j\n",
+            4,
+            np.zeros(4),
+        )
     assert (info.value.message, info.value.line) == ("range() takes 1 to 3 integers", 4)
 
 
@@ -210,3 +216,76 @@ def test_pass_annotated_assignment_and_a_cast_per_thread() -> None:
         4, out,
     )  # fmt: skip
     assert out.tolist() == [0.0, 0.75, 1.5, 2.25]
+
+
+CHOOSE = """
+from numba import cuda
+
+@cuda.jit(device=True)
+def pick(a, b, i):
+    if i % 2 == 1:
+        return b
+    return a
+
+@cuda.jit
+def by_if(a, b):
+    i = cuda.threadIdx.x
+    dst = a
+    if i % 2 == 1:
+        dst = b
+    dst[i] = 1
+
+@cuda.jit
+def by_ifexp(a, b):
+    i = cuda.threadIdx.x
+    dst = b if i % 2 == 1 else a
+    dst[i] = 1
+
+@cuda.jit
+def by_return(a, b):
+    i = cuda.threadIdx.x
+    dst = pick(a, b, i)
+    dst[i] = 1
+"""
+
+
+@pytest.mark.parametrize(
+    ("kernel", "line", "construct"),
+    [
+        ("by_if", 15, "dst naming a different array on different threads"),
+        ("by_ifexp", 21, "b if i % 2 == 1 else a (a different array on different threads)"),
+        ("by_return", 8, "returning a different array on different threads"),
+    ],
+)
+def test_an_array_chosen_per_thread_is_refused_not_written_to_one(
+    kernel: str, line: int, construct: str
+) -> None:
+    # On a GPU odd threads write b and even ones a: a = [1, 0, 1, 0], b = [0, 1, 0, 1]. The
+    # emulator holds one array per variable, so it refuses (numba's simulator runs it) instead of
+    # writing every thread's 1 into b, as it did. by_return: pick's line 8 returns a to lanes that
+    # did not return b on line 7.
+    a, b = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    with pytest.raises(EmulatorUnsupported) as info:
+        run(CHOOSE, 4, a, b, kernel=kernel)
+    assert (info.value.construct, info.value.line) == (construct, line)
+    assert a.tolist() == [0, 0, 0, 0] and b.tolist() == [0, 0, 0, 0]
+
+
+def test_the_same_array_on_every_thread_is_no_choice() -> None:
+    # dst = a on odd lanes after dst = a on all: one array, runs. a[i] = 1 on odd lanes only.
+    a = np.zeros(4, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(a):
+            i = cuda.threadIdx.x
+            dst = a
+            if i % 2 == 1:
+                dst = a
+                dst[i] = 1
+        """,
+        4, a,
+    )  # fmt: skip
+    assert a.tolist() == [0, 1, 0, 1]

@@ -68,7 +68,9 @@ def test_a_package_the_emulator_does_not_read_is_named() -> None:
     err = refused("from numba import cuda\nimport scipy\n@cuda.jit\ndef k(out):\n    out[0] = scipy.x\n", out)
     assert (err.construct, err.line) == ("scipy.x", 5)
     err = refused(
-        "from numba import cuda\nfrom scipy.special import erf\n@cuda.jit\ndef k(out):\n    out[0] = erf(1.0)\n", out
+        "from numba import cuda\nfrom scipy.special import erf\n"
+        "@cuda.jit\ndef k(out):\n    out[0] = erf(1.0)\n",
+        out,
     )
     assert (err.construct, err.line) == ("the module scipy.special", 5)
 
@@ -98,7 +100,8 @@ def test_a_module_constant_without_a_value_says_why() -> None:
     assert (err.construct, err.line) == ("foo() (name 'foo' is not defined)", 5)
     # an if at the top whose test has no value runs neither branch: X is defined by neither
     err = refused(
-        "from numba import cuda\nif foo():\n    X = 1\nelse:\n    X = 2\n@cuda.jit\ndef k(out):\n    out[0] = X\n",
+        "from numba import cuda\nif foo():\n    X = 1\nelse:\n    X = 2\n"
+        "@cuda.jit\ndef k(out):\n    out[0] = X\n",
         np.zeros(4),
     )
     assert (err.construct, err.line) == ("the name X", 8)

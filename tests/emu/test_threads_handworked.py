@@ -28,7 +28,10 @@ def k(out):
 
 
 def coords(
-    grid: tuple[int, int, int], block: tuple[int, int, int], chunk_threads: int, block_ids: list[int] | None = None
+    grid: tuple[int, int, int],
+    block: tuple[int, int, int],
+    chunk_threads: int,
+    block_ids: list[int] | None = None,
 ) -> np.ndarray:
     n = int(np.prod(grid) * np.prod(block))
     out = np.full((n, 7), -1, np.int64)

@@ -262,7 +262,7 @@ def test_atomics_on_many_elements_and_on_one_element_from_40_lanes() -> None:
         1, 40, h, c, e, mn, out,
     )  # fmt: skip
     assert out[0].tolist() == [0] * 20 + [1] * 20 and h.tolist() == [2] * 20
-    assert out[1].tolist() == list(range(36)) + [0, 1, 2, 3] and c[0] == 4
+    assert out[1].tolist() == [*range(36), 0, 1, 2, 3] and c[0] == 4
     assert out[2].tolist() == [99, *range(39)] and e[0] == 39
     assert out[3].tolist() == [100, *range(50, 11, -1)] and mn[0] == 11
 

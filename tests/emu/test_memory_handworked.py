@@ -336,3 +336,184 @@ def test_atomics_on_a_non_contiguous_array_are_refused() -> None:
     with pytest.raises(KernelError) as info:
         run("from numba import cuda\n@cuda.jit\ndef k(a):\n    cuda.atomic.add(a, (0, 0), 1)\n", 1, 2, a)
     assert (info.value.message, info.value.line) == ("atomics on the non-contiguous array a", 4)
+
+
+def test_an_arrays_shape_size_strides_and_type_in_a_kernel() -> None:
+    # m: float32, 3 x 5, C order: size 15, ndim 2, itemsize 4, strides (20, 4) bytes.
+    # A shared (2, 4) int64 array: size 8, shape[1] 4, a row of 4 x 8 bytes: strides[0] 32.
+    m = np.zeros((3, 5), np.float32)
+    out = np.zeros(9, np.float64)
+    run(
+        """
+        from numba import cuda, int64
+
+        @cuda.jit
+        def k(m, out):
+            s = cuda.shared.array((2, 4), int64)
+            out[0] = m.size
+            out[1] = m.ndim
+            out[2] = m.itemsize
+            out[3] = m.strides[0]
+            out[4] = m.strides[1]
+            out[5] = m.shape[0] * 10 + m.shape[1]
+            out[6] = s.size
+            out[7] = s.shape[1]
+            out[8] = s.strides[0]
+        """,
+        1, 1, m, out,
+    )  # fmt: skip
+    assert out.tolist() == [15, 2, 4, 20, 4, 35, 8, 4, 32]
+
+
+def test_indices_from_minus_one_up_and_the_edge_named_when_both_ends_are_hit() -> None:
+    # at = -1: threads read a[-1], a[0], a[1], a[2] = 13 10 11 12 (only -1 wraps; 0 stays a[0]).
+    a = np.array([10, 11, 12, 13], np.int32)
+    out = np.zeros(4, np.int32)
+    run(READ_AT, 1, 4, a, out, -1)
+    assert out.tolist() == [13, 10, 11, 12]
+    # two threads read a[8 i - 4]: -4 (in bounds: a[0]) and 4 (past the end): 4 is named.
+    with pytest.raises(KernelIndexError) as info:
+        run("from numba import cuda\n@cuda.jit\ndef k(a):\n    a[8 * cuda.threadIdx.x - 4] = 1\n", 1, 2, a)
+    assert info.value.message == "index 4 is out of bounds for axis 0 with size 4 (a)"
+
+
+def test_skipping_accesses_when_every_lane_is_outside() -> None:
+    # skip_oob, 3 threads, a of 4: a[9] (one index for all) is skipped: 0 + 1; the store b[i + 7]
+    # is skipped for every lane (nothing stored, nothing lost); the atomic on c[i + 5] too: old 0.
+    a = np.array([10, 11, 12, 13], np.int64)
+    b = np.zeros(4, np.int64)
+    c = np.zeros(4, np.int64)
+    out = np.full((2, 3), -1, np.int64)
+    stats = run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(a, b, c, out):
+            i = cuda.threadIdx.x
+            out[0, i] = a[9] + 1
+            b[i + 7] = 5
+            out[1, i] = cuda.atomic.add(c, i + 5, 1)
+        """,
+        1, 3, a, b, c, out, skip_oob=True,
+    )  # fmt: skip
+    assert out.tolist() == [[1, 1, 1], [0, 0, 0]]
+    assert b.tolist() == [0, 0, 0, 0] and c.tolist() == [0, 0, 0, 0]
+    assert stats.lost == {}
+    assert stats.oob == {("a", "load"): 3, ("b", "store"): 3, ("c", "atomic"): 3}
+
+
+def test_one_lane_atomics_and_two_lane_collisions() -> None:
+    # 4 threads. Only thread 2 adds 5 to c[0] = 7: its old value 7, c = 12. Threads 0 and 1 store
+    # into p[0 * i] (one element, indexed per thread): thread 1 wins, 1 store lost (line 10).
+    # Ascending q[i] = i loses nothing. Unwatched u[0] = i (one element for all): lane 3 wins,
+    # nothing counted.
+    c = np.array([7], np.int32)
+    p = np.zeros(1, np.int64)
+    q = np.zeros(4, np.int64)
+    u = np.zeros(1, np.int64)
+    out = np.full(4, -1, np.int64)
+    module = emu.load_source(
+        textwrap.dedent(
+            """
+            from numba import cuda
+
+            @cuda.jit
+            def k(c, p, q, u, out):
+                i = cuda.threadIdx.x
+                if i == 2:
+                    out[i] = cuda.atomic.add(c, 0, 5)
+                if i < 2:
+                    p[0 * i] = 10 + i
+                q[i] = i
+                u[0] = i
+            """
+        ),
+        "k.py",
+    )
+    stats = emu.launch(module, None, 1, 4, [c, p, q, u, out], unwatched=["u"])
+    assert out.tolist() == [-1, -1, 7, -1] and c[0] == 12
+    assert p[0] == 11 and q.tolist() == [0, 1, 2, 3] and u[0] == 3
+    assert stats.lost == {("p", 10): 1}
+
+
+def test_shared_memory_collisions_are_counted_and_its_bounds_checked() -> None:
+    # 4 threads store i into s[i // 2] of a shared array of 2 (pairs collide: 2 lost on line 7),
+    # then read s[0], s[1] = 1, 3. With skip_oob on the launch, a shared index past the end
+    # still raises: skipping is for the launch's own arrays.
+    out = np.zeros(4, np.int64)
+    stats = run(
+        """
+        from numba import cuda, int64
+
+        @cuda.jit
+        def k(out):
+            s = cuda.shared.array(2, int64)
+            s[cuda.threadIdx.x // 2] = cuda.threadIdx.x
+            cuda.syncthreads()
+            out[cuda.threadIdx.x] = s[0] * 10 + s[1]
+        """,
+        1, 4, out,
+    )  # fmt: skip
+    assert out.tolist() == [13] * 4 and stats.lost == {("s", 7): 2}
+    with pytest.raises(KernelIndexError) as info:
+        run(
+            "from numba import cuda, int64\n@cuda.jit\ndef k(out):\n"
+            "    s = cuda.shared.array(2, int64)\n    s[cuda.threadIdx.x] = 1\n",
+            1, 3, out, skip_oob=True,
+        )  # fmt: skip
+    assert (info.value.message, info.value.line) == ("index 2 is out of bounds for axis 0 with size 2 (s)", 5)
+
+
+def test_compare_and_swap_on_some_lanes_with_their_own_compare_values() -> None:
+    # Odd threads of 4: thread 1 on s[0] = 1 compares 1: swaps to 100 (old 1); thread 3 on
+    # s[1] = 5 compares 3: no swap (old 5). Then thread 2 alone: cas(t, 0, 0, 9) on t[0] = 0 swaps.
+    s = np.array([1, 5], np.int64)
+    t = np.zeros(1, np.int64)
+    out = np.full(4, -1, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(s, t, out):
+            i = cuda.threadIdx.x
+            if i % 2 == 1:
+                out[i] = cuda.atomic.cas(s, i // 2, i, 100)
+            if i == 2:
+                out[i] = cuda.atomic.cas(t, i // 2 - 1, 0, 9)
+        """,
+        1, 4, s, t, out,
+    )  # fmt: skip
+    assert out.tolist() == [-1, 1, 0, 5] and s.tolist() == [100, 5] and t[0] == 9
+
+
+def test_atomics_past_32_lanes_beside_another_element() -> None:
+    # 40 threads. max(m, i // 34, i) from m = [0, 0]: element 0 gets lanes 0..33 (34 of them,
+    # more than 32 in a row), olds 0 0 1 2 .. 32 (lane k > 0: k - 1), final 33; element 1 lanes
+    # 34..39: olds 0 34 35 36 37 38, final 39.
+    # exch(e, i % 2, i) from e = [7, 8]: element 0 lanes 0 2 4 ..: olds 7 0 2 .. 36, final 38;
+    # element 1 lanes 1 3 ..: olds 8 1 3 .. 37, final 39.
+    # max(u, 0, i) with one index for all lanes, u = [5, 100]: element 0 only: lanes 0..5 see 5,
+    # lane k >= 6 sees k - 1 (5, 6, .. 38), final 39; u[1] untouched.
+    m = np.zeros(2, np.int64)
+    e = np.array([7, 8], np.int64)
+    u = np.array([5, 100], np.int64)
+    out = np.zeros((3, 40), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(m, e, u, out):
+            i = cuda.threadIdx.x
+            out[0, i] = cuda.atomic.max(m, i // 34, i)
+            out[1, i] = cuda.atomic.exch(e, i % 2, i)
+            out[2, i] = cuda.atomic.max(u, 0, i)
+        """,
+        1, 40, m, e, u, out,
+    )  # fmt: skip
+    assert out[0].tolist() == [0, 0, *range(1, 33), 0, 34, 35, 36, 37, 38] and m.tolist() == [33, 39]
+    exch = [7 if k == 0 else 8 if k == 1 else k - 2 for k in range(40)]
+    assert out[1].tolist() == exch and e.tolist() == [38, 39]
+    assert out[2].tolist() == [*[5] * 6, *range(5, 39)] and u.tolist() == [39, 100]

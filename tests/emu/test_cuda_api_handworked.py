@@ -282,3 +282,57 @@ def test_an_atomic_on_a_number_is_a_kernel_error() -> None:
             np.zeros(4),
         )
     assert (info.value.message, info.value.line) == ("cuda.atomic.add needs an array", 4)
+
+
+@pytest.mark.parametrize("per_block", [40, 65])
+def test_votes_stay_inside_each_blocks_warps(per_block: int) -> None:
+    # 2 blocks. ballot(True) per warp: a full warp gives every bit, int32 -1 (0xFFFFFFFF); the
+    # last warp of a block of 40 has 8 threads: 0xFF = 255; of a block of 65 (warps 32, 32, 1):
+    # 1 thread, 0b1 = 1. Block 1's warps are its own, not merged with block 0's last one.
+    # gridsize(1) = 2 blocks x per_block.
+    out = np.zeros((2, 2 * per_block), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            g = cuda.grid(1)
+            out[0, g] = cuda.ballot_sync(0xFFFFFFFF, True)
+            out[1, g] = cuda.gridsize(1)
+        """,
+        2, per_block, out,
+    )  # fmt: skip
+    last = 255 if per_block == 40 else 1
+    block = [-1] * 32 + [last] * 8 if per_block == 40 else [-1] * 64 + [last]
+    assert out[0].tolist() == block * 2
+    assert out[1].tolist() == [2 * per_block] * (2 * per_block)
+
+
+def test_array_arguments_by_keyword_and_a_local_arrays_name_in_an_error() -> None:
+    # cuda.shared.array(4, dtype=int32): the shape by position, the type by keyword; 2.5 stored
+    # is 2. A local array of 3 indexed at 3 (line 5) names itself.
+    out = np.zeros(2, np.float64)
+    run(
+        """
+        from numba import cuda, int32
+
+        @cuda.jit
+        def k(out):
+            s = cuda.shared.array(4, dtype=int32)
+            s[cuda.threadIdx.x] = 2.5
+            out[cuda.threadIdx.x] = s[cuda.threadIdx.x]
+        """,
+        1, 2, out,
+    )  # fmt: skip
+    assert out.tolist() == [2, 2]
+    with pytest.raises(KernelError) as info:
+        run(
+            "from numba import cuda, int32\n@cuda.jit\ndef k(out):\n"
+            "    loc = cuda.local.array(3, int32)\n    loc[cuda.threadIdx.x + 2] = 1\n",
+            1, 2, out,
+        )  # fmt: skip
+    assert (info.value.message, info.value.line) == (
+        "index 3 is out of bounds for axis 0 with size 3 (loc)",
+        5,
+    )

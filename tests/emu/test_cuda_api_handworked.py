@@ -336,3 +336,23 @@ def test_array_arguments_by_keyword_and_a_local_arrays_name_in_an_error() -> Non
         "index 3 is out of bounds for axis 0 with size 3 (loc)",
         5,
     )
+
+
+def test_a_source_lane_past_31_wraps_and_a_full_second_warp_agrees() -> None:
+    # A block of 40. shfl_sync(v, 33): lane 33 % 32 = 1 of each warp: thread 1 (101) in warp 0,
+    # thread 33 (133) in warp 1. all_sync(True): every running lane of both warps agrees: 1.
+    out = np.zeros((2, 40), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            out[0, i] = cuda.shfl_sync(0xFFFFFFFF, 100 + i, 33)
+            out[1, i] = cuda.all_sync(0xFFFFFFFF, True)
+        """,
+        1, 40, out,
+    )  # fmt: skip
+    assert out[0].tolist() == [101] * 32 + [133] * 8
+    assert out[1].tolist() == [1] * 40

@@ -289,3 +289,111 @@ def test_the_same_array_on_every_thread_is_no_choice() -> None:
         4, a,
     )  # fmt: skip
     assert a.tolist() == [0, 1, 0, 1]
+
+
+def test_a_device_function_called_70_times_in_a_loop_is_no_recursion() -> None:
+    # f(k) = k + 1, called once per iteration: sum over k = 0..69 of (k + 1) = 70 * 71 / 2 = 2485.
+    out = np.zeros(1, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit(device=True)
+        def f(k):
+            return k + 1
+
+        @cuda.jit
+        def k(out):
+            s = 0
+            for j in range(70):
+                s += f(j)
+            out[0] = s
+        """,
+        1, out,
+    )  # fmt: skip
+    assert out[0] == 2485
+
+
+def test_an_error_inside_a_helper_of_another_module_names_the_kernels_line() -> None:
+    # tv_load1 (simtviz.kernels.trace_helpers) counts in count[1]; a count array of 1 element
+    # makes its own line fail. The student sees their line 9, the call, not the helper's line.
+    a = np.zeros(4, np.int32)
+    with pytest.raises(KernelError) as info:
+        run(
+            """
+            from numba import cuda
+            from simtviz.kernels.trace_helpers import tv_load1
+
+            @cuda.jit
+            def k(a, log, count):
+                i = cuda.threadIdx.x
+                x = 0
+                x = tv_load1(a, i, log, count, i, 0, 0, 0)
+            """,
+            4, a, np.zeros((8, 4), np.int64), np.zeros(1, np.int64),
+        )  # fmt: skip
+    assert info.value.line == 9
+
+
+def test_control_flow_words_on_lanes_worked_by_hand() -> None:
+    # i = 0..3. A name first bound inside an if (t on lanes 2, 3: 2 i): 0 0 4 6.
+    # while with continue and break: n counts j = 0.. while j < 10, skipping odd j, stopping at
+    # j == 2 i + 2: lane 0 stops at 2 (counted 0: 1), lane 1 at 4 (0, 2: 2), lane 2 at 6 (3),
+    # lane 3 at 8 (4). not / ~: not (i > 1) = 1 1 0 0; ~i = -1 -2 -3 -4. An if-expression whose
+    # test is one value for all (3 > 2: 7) and one false on every lane (i > 9: -i).
+    # c += i * 10 then out: 0 10 20 30.
+    out = np.zeros((6, 4), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            if i > 1:
+                t = 2 * i
+                out[0, i] = t
+            n = 0
+            j = -1
+            while j < 10:
+                j += 1
+                if j % 2 == 1:
+                    continue
+                if j == 2 * i + 2:
+                    break
+                n += 1
+            out[1, i] = n
+            out[2, i] = not (i > 1)
+            out[3, i] = ~i
+            out[4, i] = (7 if 3 > 2 else 0) * 100 + (i if i > 9 else -i)
+            c = 0
+            c += i * 10
+            out[5, i] = c
+        """,
+        4, out,
+    )  # fmt: skip
+    assert out.tolist() == [
+        [0, 0, 4, 6],
+        [1, 2, 3, 4],
+        [1, 1, 0, 0],
+        [-1, -2, -3, -4],
+        [700, 699, 698, 697],
+        [0, 10, 20, 30],
+    ]
+
+
+def test_a_constant_of_an_imported_kernel_module() -> None:
+    # from simtviz.kernels import trace_helpers: trace_helpers.NOT_LOGGED is -1, LOG_FIELDS 8.
+    out = np.zeros(1, np.int64)
+    run(
+        """
+        from numba import cuda
+        from simtviz.kernels import trace_helpers
+
+        @cuda.jit
+        def k(out):
+            out[0] = trace_helpers.NOT_LOGGED * 10 + trace_helpers.LOG_FIELDS
+        """,
+        1, out,
+    )  # fmt: skip
+    assert out[0] == -2  # -10 + 8

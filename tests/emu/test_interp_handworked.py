@@ -397,3 +397,24 @@ def test_a_constant_of_an_imported_kernel_module() -> None:
         1, out,
     )  # fmt: skip
     assert out[0] == -2  # -10 + 8
+
+
+def test_range_with_a_step_down_and_a_step_per_thread() -> None:
+    # range(10, 0, -3): 10 7 4 1, sum 22, on every lane. range(0, 10, i + 1) for i = 0..3:
+    # 0..9 (45), 0 2 4 6 8 (20), 0 3 6 9 (18), 0 4 8 (12).
+    out = np.zeros((2, 4), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            for j in range(10, 0, -3):
+                out[0, i] += j
+            for j in range(0, 10, i + 1):
+                out[1, i] += j
+        """,
+        4, out,
+    )  # fmt: skip
+    assert out.tolist() == [[22] * 4, [45, 20, 18, 12]]

@@ -418,3 +418,112 @@ def test_range_with_a_step_down_and_a_step_per_thread() -> None:
         4, out,
     )  # fmt: skip
     assert out.tolist() == [[22] * 4, [45, 20, 18, 12]]
+
+
+def kernel_error(source: str, block: int, *args: object) -> KernelError:
+    with pytest.raises(KernelError) as info:
+        run(source, block, *args)
+    return info.value
+
+
+def test_range_errors_a_zero_step_and_four_arguments() -> None:
+    # range(5, 0, 0) would never end: Python (and numba's simulator) raise ValueError; so does
+    # the emulator, as a kernel error on line 4, also when one thread's step is 0 (i - 2 on i = 2).
+    out = np.zeros(4)
+    head = "from numba import cuda\n@cuda.jit\ndef k(out):\n"
+    err = kernel_error(head + "    for j in range(5, 0, 0):\n        out[0] = j\n", 4, out)
+    assert (err.message, err.line) == ("range() arg 3 must not be zero", 4)
+    err = kernel_error(head + "    for j in range(5, 0, cuda.threadIdx.x - 2):\n        out[0] = j\n", 4, out)
+    assert (err.message, err.line) == ("range() arg 3 must not be zero", 4)
+    err = kernel_error(head + "    for j in range(0, 5, 1, 1):\n        out[0] = j\n", 4, out)
+    assert (err.message, err.line) == ("range() takes 1 to 3 integers", 4)
+
+
+def test_unpacking_a_number_and_dividing_by_zero_name_their_lines() -> None:
+    head = "from numba import cuda\n@cuda.jit\ndef k(out):\n"
+    err = kernel_error(head + "    a, b = 5\n", 2, np.zeros(2))
+    assert (err.message, err.line) == ("cannot unpack into 2 names", 4)
+    # 6 // (i - 1) on i = 0, 1: thread 1 divides by zero (line 4); 6 // 1 alone is fine: 6.
+    err = kernel_error(head + "    out[cuda.threadIdx.x] = 6 // (cuda.threadIdx.x - 1)\n", 2, np.zeros(2))
+    assert (err.message, err.line) == ("integer division or modulo by zero", 4)
+    out = np.zeros(2)
+    run(head + "    out[cuda.threadIdx.x] = 6 // 1 + 7 % (cuda.threadIdx.x + 1)\n", 2, out)
+    assert out.tolist() == [6, 7]  # 6 + 7 % 1 = 6, 6 + 7 % 2 = 7
+
+
+def test_device_function_defaults_jit_with_parentheses_and_an_arrays_dtype() -> None:
+    # f(x, y=3, z=10) called f(i) and f(i, 1): i * 3 + 10 and i * 1 + 10. @cuda.jit() is a
+    # kernel as @cuda.jit is. A local array of a.dtype (int32) keeps 2 of 2.9.
+    a = np.zeros(2, np.int32)
+    out = np.zeros((3, 2), np.float64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit(device=True)
+        def f(x, y=3, z=10):
+            return x * y + z
+
+        @cuda.jit()
+        def k(a, out):
+            i = cuda.threadIdx.x
+            out[0, i] = f(i)
+            out[1, i] = f(i, 1)
+            loc = cuda.local.array(1, a.dtype)
+            loc[0] = 2.9
+            out[2, i] = loc[0]
+        """,
+        2, a, out,
+    )  # fmt: skip
+    assert out.tolist() == [[10, 13], [10, 11], [2, 2]]
+
+
+def test_and_or_short_circuit_per_thread_and_for_all_threads() -> None:
+    # a has 4 elements, 6 threads. i < 4 and a[i] > 10: threads 4, 5 never read a[i] (it would
+    # be out of bounds): a = [5, 15, 25, 0] gives 0 1 1 0 0 0. i >= 4 or a[i] < 10: 1 0 0 1 1 1.
+    # For all threads: n = 4; n > 3 or a[100] > 0 is True without reading a[100]; n > 5 and
+    # a[100] > 0 is False the same way: 1 and 0.
+    a = np.array([5, 15, 25, 0], np.int64)
+    out = np.zeros((4, 6), np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(a, out):
+            i = cuda.threadIdx.x
+            n = 4
+            out[0, i] = i < 4 and a[i] > 10
+            out[1, i] = i >= 4 or a[i] < 10
+            out[2, i] = n > 3 or a[100] > 0
+            out[3, i] = n > 5 and a[100] > 0
+        """,
+        6, a, out,
+    )  # fmt: skip
+    assert out.tolist() == [[0, 1, 1, 0, 0, 0], [1, 0, 0, 1, 1, 1], [1] * 6, [0] * 6]
+
+
+BARRIER = """
+from numba import cuda
+
+@cuda.jit
+def k(out, who):
+    i = cuda.threadIdx.x
+    b = cuda.blockIdx.x
+    if (who == 0 and i == 0) or (who == 1 and b == 0):
+        cuda.syncthreads()
+    out[b * 4 + i] = 1
+"""
+
+
+def test_a_barrier_reached_by_one_thread_and_one_reached_by_a_whole_block() -> None:
+    # 2 blocks of 4. who = 0: only thread 0 of each block reaches the barrier (line 9): 1 of the
+    # 4 threads of block 0 is named. who = 1: every thread of block 0 and none of block 1: fine.
+    out = np.zeros(8, np.int64)
+    with pytest.raises(emu.DivergentBarrier) as info:
+        module = emu.load_source(BARRIER, "k.py")
+        emu.launch(module, None, 2, 4, [out, 0])
+    assert info.value.line == 9
+    assert info.value.message.startswith("cuda.syncthreads() reached by 1 of the 4 threads of block 0 ")
+    emu.launch(emu.load_source(BARRIER, "k.py"), None, 2, 4, [out, 1])
+    assert out.tolist() == [1] * 8

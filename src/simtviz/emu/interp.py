@@ -293,6 +293,8 @@ class Interp:
             (np.int64(0), bounds[0], np.int64(1)) if len(bounds) == 1
             else (bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else np.int64(1))
         )  # fmt: skip
+        if bool(np.any((stride == 0) & mask)):  # Python's error; the loop would never end here
+            raise KernelError("range() arg 3 must not be zero", self.line)
         state = {"i": start, "first": True}
 
         def step(live: np.ndarray) -> np.ndarray:

@@ -527,3 +527,42 @@ def test_a_barrier_reached_by_one_thread_and_one_reached_by_a_whole_block() -> N
     assert info.value.message.startswith("cuda.syncthreads() reached by 1 of the 4 threads of block 0 ")
     emu.launch(emu.load_source(BARRIER, "k.py"), None, 2, 4, [out, 1])
     assert out.tolist() == [1] * 8
+
+
+def test_a_loop_inside_a_branch_runs_only_for_that_branchs_threads() -> None:
+    # Threads 0, 1 (i < 2) add 1 three times (with a continue that changes nothing): 3 3 0 0;
+    # threads 2, 3 never enter the loop.
+    out = np.zeros(4, np.int64)
+    run(
+        """
+        from numba import cuda
+
+        @cuda.jit
+        def k(out):
+            i = cuda.threadIdx.x
+            if i < 2:
+                for j in range(3):
+                    out[i] += 1
+                    if j > 5:
+                        continue
+        """,
+        4, out,
+    )  # fmt: skip
+    assert out.tolist() == [3, 3, 0, 0]
+
+
+def test_a_constant_of_a_simtviz_core_module_imported_as_a_module() -> None:
+    # from simtviz.core import launch: launch.WARP_SIZE is 32 (a plain Python module's constant).
+    out = np.zeros(1, np.int64)
+    run(
+        """
+        from numba import cuda
+        from simtviz.core import launch
+
+        @cuda.jit
+        def k(out):
+            out[0] = launch.WARP_SIZE + 1
+        """,
+        1, out,
+    )  # fmt: skip
+    assert out[0] == 33

@@ -401,8 +401,8 @@ def test_a_constant_of_an_imported_kernel_module() -> None:
 
 def test_range_with_a_step_down_and_a_step_per_thread() -> None:
     # range(10, 0, -3): 10 7 4 1, sum 22, on every lane. range(0, 10, i + 1) for i = 0..3:
-    # 0..9 (45), 0 2 4 6 8 (20), 0 3 6 9 (18), 0 4 8 (12).
-    out = np.zeros((2, 4), np.int64)
+    # 0..9 (45), 0 2 4 6 8 (20), 0 3 6 9 (18), 0 4 8 (12). range(2, 5): 2 + 3 + 4 = 9.
+    out = np.zeros((3, 4), np.int64)
     run(
         """
         from numba import cuda
@@ -414,10 +414,12 @@ def test_range_with_a_step_down_and_a_step_per_thread() -> None:
                 out[0, i] += j
             for j in range(0, 10, i + 1):
                 out[1, i] += j
+            for j in range(2, 5):
+                out[2, i] += j
         """,
         4, out,
     )  # fmt: skip
-    assert out.tolist() == [[22] * 4, [45, 20, 18, 12]]
+    assert out.tolist() == [[22] * 4, [45, 20, 18, 12], [9] * 4]
 
 
 def kernel_error(source: str, block: int, *args: object) -> KernelError:

@@ -66,7 +66,9 @@ def test_event_loop_keeps_running_during_a_long_run_and_cancel_stops_it(qtbot, w
     timer.stop()
     gaps = np.diff(ticks)
     assert len(ticks) > 100
-    assert gaps.max() < 0.1, f"the event loop stalled for {gaps.max() * 1000:.0f} ms"
+    # A run on the GUI thread would stall it for the whole 3 s; a loaded machine's scheduler
+    # alone can hold a 10 ms timer back ~0.1 s, which is no freeze a user would see.
+    assert gaps.max() < 0.5, f"the event loop stalled for {gaps.max() * 1000:.0f} ms"
     assert window.busy, "the long run should still be running"
     assert window.indexMapTab.progressPanel.bar.value() > 0
 

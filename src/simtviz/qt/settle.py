@@ -10,8 +10,8 @@ then paints it once.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, QTimer
+from PySide6.QtWidgets import QTabWidget, QWidget
 
 # Layout passes seen per change: 2–5; a widget that keeps asking must not stay frozen.
 MAX_TURNS = 8
@@ -65,3 +65,42 @@ class Settle(QObject):
         if not self._busy or self._turns >= MAX_TURNS:
             self.release()
         self._busy = False
+
+
+class StillTabs(QObject):
+    """Keeps a ``QTabWidget`` from repainting all of itself when a layout request changes
+    nothing it lays out.
+
+    A tab widget answers every layout request (a page's size hint changed: a font, a label's new
+    text, pyqtgraph's axes measuring their ticks after a paint, a hidden page restyled) by placing
+    its tab bar and page again and repainting the whole widget: at 1920 × 1080 one more frame of
+    every widget on the page, 30–50 ms of CPU, up to five times per presentation toggle. The page
+    lays itself out without it (its own layout) and asks for its own repaints; the tab widget's
+    placement depends only on its size and its tab bar's size hint. So a request that finds both
+    as they were is answered with ``updateGeometry()`` alone (the window still learns a new
+    minimum size) and the repaint is skipped. Owned by the tab widget.
+    """
+
+    def __init__(self, tabs: QTabWidget) -> None:
+        super().__init__(tabs)
+        self._tabs = tabs
+        self._placed: tuple[QSize, QSize] | None = None
+        self.skipped = 0  # layout requests answered without a repaint (tests)
+        tabs.installEventFilter(self)
+
+    def _state(self) -> tuple[QSize, QSize]:
+        return self._tabs.size(), self._tabs.tabBar().sizeHint()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._tabs and event.type() == QEvent.Type.LayoutRequest:
+            state = self._state()
+            if state == self._placed and self._tabs.isVisible():
+                self.skipped += 1
+                self._tabs.updateGeometry()
+                return True
+            self._placed = state
+        elif watched is self._tabs and event.type() == QEvent.Type.Resize:
+            self._placed = self._state()  # it places its parts on a resize, from these
+        elif watched is self._tabs and event.type() == QEvent.Type.Show:
+            self._placed = None  # placed while hidden, perhaps not at all
+        return False

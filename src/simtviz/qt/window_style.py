@@ -19,7 +19,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QWidget
 
-from simtviz.qt.settle import Settle
+from simtviz.qt.settle import Settle, StillTabs
 from simtviz.qt.theme import point_size, stylesheet
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ class PageStyles:
         self._app_font: QFont | None = None  # the application's font before this window's size
         # A toggle or a tab switch relays the page out over several turns: paint it once.
         self.settle = Settle(tabs)
+        self.still = StillTabs(tabs)  # and a request that moves nothing repaints nothing
         tabs.currentChanged.connect(lambda _i: self.settle.hold())
         tabs.currentChanged.connect(self.style_page)
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 
 # Layout passes seen per change: 2–5; a widget that keeps asking must not stay frozen.
 MAX_TURNS = 8
+MAX_LEVELS = 16  # a page's depth in widgets, and more
 _SETTLING = (QEvent.Type.LayoutRequest, QEvent.Type.Resize)
 
 
@@ -33,6 +34,7 @@ class Settle(QObject):
         self._timer.timeout.connect(self._turn)
         self._busy = False  # a layout request or resize since the last turn
         self._turns = 0
+        self._requests = 0  # layout requests seen while holding
 
     def holding(self) -> bool:
         return self._timer.isActive()
@@ -60,12 +62,23 @@ class Settle(QObject):
         self._widget.setUpdatesEnabled(True)  # repaints the widget, once
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in _SETTLING:
+        kind = event.type()
+        if kind in _SETTLING:
             self._busy = True
+            if kind == QEvent.Type.LayoutRequest:
+                self._requests += 1
         return False
 
     def _turn(self) -> None:
         self._turns += 1
+        # A layout request reaches the parent's layout in the next turn of the event loop: a
+        # size hint changed deep in a page climbs one level per turn (Your kernel's maps: seven
+        # turns to the tab widget), each level moving nothing. Delivered now, all levels.
+        for _ in range(MAX_LEVELS):
+            seen = self._requests
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            if self._requests == seen:
+                break
         if not self._busy and measure_axes(self._widget):
             self._busy = True  # an axis took a new width: its plot lays out again first
         if not self._busy or self._turns >= MAX_TURNS:
@@ -88,9 +101,13 @@ def measure_axes(root: QWidget) -> bool:
         return False  # no plot made yet
     changed = False
     for view in root.findChildren(pg.GraphicsView):
-        if not view.isVisible() or view.scene() is None:
+        scene = view.scene()
+        if not view.isVisible() or scene is None:
             continue
-        for item in view.scene().items():
+        # What the paint does first: a view box set to follow its data ranges itself now, so the
+        # axes are drawn for the range they will show.
+        scene.prepareForPaint()
+        for item in scene.items():
             if isinstance(item, pg.AxisItem) and item.picture is None and item.isVisible():
                 changed |= _draw_axis(item)
     return changed
@@ -126,13 +143,14 @@ class StillTabs(QObject):
     lays itself out without it (its own layout) and asks for its own repaints; the tab widget's
     placement depends only on its size and its tab bar's size hint. So a request that finds both
     as they were is answered with ``updateGeometry()`` alone (the window still learns a new
-    minimum size) and the repaint is skipped. Owned by the tab widget.
+    minimum size, when it changed) and the repaint is skipped. Owned by the tab widget.
     """
 
     def __init__(self, tabs: QTabWidget) -> None:
         super().__init__(tabs)
         self._tabs = tabs
         self._placed: tuple[QSize, QSize] | None = None
+        self._hints: tuple[QSize, QSize] | None = None  # the size hints the window last had
         self.skipped = 0  # layout requests answered without a repaint (tests)
         tabs.installEventFilter(self)
 
@@ -144,7 +162,10 @@ class StillTabs(QObject):
             state = self._state()
             if state == self._placed and self._tabs.isVisible():
                 self.skipped += 1
-                self._tabs.updateGeometry()
+                hints = (self._tabs.minimumSizeHint(), self._tabs.sizeHint())
+                if hints != self._hints:  # the window learns the new minimum size
+                    self._hints = hints
+                    self._tabs.updateGeometry()
                 return True
             self._placed = state
         elif watched is self._tabs and event.type() == QEvent.Type.Resize:

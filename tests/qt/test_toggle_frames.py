@@ -65,3 +65,36 @@ def test_the_index_map_is_painted_once_per_toggle(qtbot, window, run_launch) -> 
         # left and bottom axes took their new width and height).
         assert paints.count == 1, presentation
         view.removeEventFilter(paints)
+
+
+def test_a_size_hint_changed_deep_in_a_page_settles_in_a_few_turns(qtbot) -> None:
+    """A layout request reaches the parent's layout one turn of the event loop later: twelve
+    nested boxes kept the hold busy until MAX_TURNS (it then painted before the layouts were
+    done, and again after); delivered all at once, the change settles in a few turns."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QLabel, QVBoxLayout
+
+    from simtviz.qt.settle import MAX_TURNS, Settle
+
+    top = QWidget()
+    qtbot.addWidget(top)
+    parent = top
+    for _ in range(12):
+        child = QWidget(parent)
+        QVBoxLayout(parent).addWidget(child)
+        parent = child
+    label = QLabel("short", parent)
+    QVBoxLayout(parent).addWidget(label)
+    top.show()
+    qtbot.waitExposed(top)
+    qtbot.wait(50)
+    settle = Settle(top)
+    turns = []  # turns of the event loop while held
+    settle.hold()
+    counter = QTimer(top, interval=0, timeout=lambda: settle.holding() and turns.append(1))
+    counter.start()
+    label.setText("a much longer text: every box above it has a new size hint")
+    qtbot.waitUntil(lambda: not settle.holding(), timeout=2000)
+    counter.stop()
+    assert len(turns) <= 4 < MAX_TURNS  # the requests of all twelve levels delivered in one turn
+    assert top.width() >= label.sizeHint().width()  # and the layouts did follow

@@ -11,13 +11,15 @@ Each window size (1280 × 720 and 1920 × 1080 by default) is measured twice: fi
 as it starts (no result shown), then with a result in every tab (an index map run, a vector add,
 a traced kernel, the sample schedule, a lesson probe, an exercise check). For each: switching to
 every tab in normal and in presentation mode, and the toggle on every tab, both ways. Printed:
-the median and the maximum wall time of ``--repeat`` tries, and the median CPU time of this
-process (steadier on a shared machine), with the machine and its load average. Usage:
+the median and the maximum wall time of ``--repeat`` tries, the median CPU time of this process
+and of its GUI thread alone (the steadiest on a shared machine: no waiting for a core, no worker
+thread), and the window's paint requests, with the machine and its load average. Usage:
 
     QT_QPA_PLATFORM=offscreen python benchmarks/view_switch.py [--repeat 5] [--sizes 1280x720]
         [--results no|yes|both] [--profile]
 
-``--profile`` prints where the toggle on each tab spends its time (cProfile, top 25 by own time).
+``--profile`` prints where the toggle on each tab spends its time (cProfile, top 25 by own time
+and top 40 by cumulative time).
 """
 
 from __future__ import annotations

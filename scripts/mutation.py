@@ -255,6 +255,13 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "emu/*",
         [
+            "tests/emu/test_check_handworked.py",
+            "tests/emu/test_cuda_api_handworked.py",
+            "tests/emu/test_interp_handworked.py",
+            "tests/emu/test_memory_handworked.py",
+            "tests/emu/test_modules_handworked.py",
+            "tests/emu/test_threads_handworked.py",
+            "tests/emu/test_values_handworked.py",
             "tests/emu/test_emu_lockstep.py",
             "tests/emu/test_emu_record.py",
             "tests/emu/test_emu_vecadd.py",

@@ -56,6 +56,10 @@ def merge(mask: np.ndarray, new: Any, old: Any) -> Any:
     return new
 
 
+def _two_arrays(new: Any, old: Any) -> bool:
+    return new is not old and (isinstance(new, ArrayRef) or isinstance(old, ArrayRef))
+
+
 class Loop:
     __slots__ = ("brk", "cont")
 
@@ -72,6 +76,7 @@ class Frame:
         self.loops: list[Loop] = []
         self.returned = np.zeros(n, dtype=bool)
         self.ret: Any = None
+        self.mask = np.ones(n, dtype=bool)  # the lanes that called it
 
 
 def _native(fn: Any) -> Native:
@@ -152,6 +157,7 @@ class Interp:
         if self.depth >= MAX_DEPTH:
             raise self.unsupported(f"recursion in {fn.name}")
         frame = Frame(fn, fn.module, self.n)
+        frame.mask = mask
         params = fn.params
         a = fn.node.args
         defaults = dict(zip(params[len(params) - len(a.defaults) :], a.defaults, strict=True))
@@ -287,6 +293,8 @@ class Interp:
             (np.int64(0), bounds[0], np.int64(1)) if len(bounds) == 1
             else (bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else np.int64(1))
         )  # fmt: skip
+        if bool(np.any((stride == 0) & mask)):  # Python's error; the loop would never end here
+            raise KernelError("range() arg 3 must not be zero", self.line)
         state = {"i": start, "first": True}
 
         def step(live: np.ndarray) -> np.ndarray:
@@ -318,6 +326,8 @@ class Interp:
         frame = self.frame
         assert frame is not None
         value = self.ev(node.value, mask) if node.value is not None else None
+        if frame.ret is not None and _two_arrays(value, frame.ret):
+            raise self.unsupported("returning a different array on different threads", node)
         frame.ret = value if frame.ret is None else merge(mask, value, frame.ret)
         frame.returned |= mask
         return np.zeros_like(mask)
@@ -328,7 +338,12 @@ class Interp:
         assert self.frame is not None
         vars_ = self.frame.vars
         if name in vars_ and not mask.all():
-            value = merge(mask, value, vars_[name])
+            old = vars_[name]
+            # One array on some running threads, another on others: one ArrayRef cannot hold both.
+            live = self.frame.mask & ~self.frame.returned & ~mask
+            if _two_arrays(value, old) and live.any():
+                raise self.unsupported(f"{name} naming a different array on different threads")
+            value = merge(mask, value, old)
         vars_[name] = value
 
     def assign(self, target: ast.expr, value: Any, mask: np.ndarray) -> None:
@@ -527,7 +542,10 @@ class Interp:
             return self.ev(node.body, yes)
         if not yes.any():
             return self.ev(node.orelse, no)
-        return merge(cond, self.ev(node.body, yes), self.ev(node.orelse, no))
+        body, orelse = self.ev(node.body, yes), self.ev(node.orelse, no)
+        if _two_arrays(body, orelse):
+            raise self.unsupported(f"{ast.unparse(node)} (a different array on different threads)", node)
+        return merge(cond, body, orelse)
 
     # --- barriers
 

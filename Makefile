@@ -18,10 +18,13 @@ run: $(STAMP)
 
 # Guardrails first (seconds), then the suite: lint, format, import layers (pyproject.toml's
 # [tool.importlinter]), types of all of src/ ([tool.mypy], strict). The suite runs on one worker
-# per core (pytest-xdist), each test file whole on one worker so that a module's compile or
-# simulator run is made once, the longest files first (tests/conftest.py's LONGEST_FIRST; xdist's
-# own reordering would put them last); docs/TESTING.md. PYTEST_WORKERS= runs it in one process.
-PYTEST_WORKERS ?= -n auto --dist loadscope --no-loadscope-reorder
+# more than the cores (pytest-xdist): many tests wait (time limits, timers, child processes), and
+# the extra worker uses a core meanwhile. Each test file stays whole on one worker so that a
+# module's compile or simulator run is made once, the longest files first (tests/conftest.py's
+# LONGEST_FIRST; xdist's own reordering would put them last); docs/TESTING.md.
+# PYTEST_WORKERS= runs it in one process.
+WORKERS := $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
+PYTEST_WORKERS ?= -n $(WORKERS) --dist loadscope --no-loadscope-reorder
 test: $(STAMP)
 	$(PY) -m ruff check src tests benchmarks scripts
 	$(PY) -m ruff format --check src tests benchmarks scripts

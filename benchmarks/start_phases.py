@@ -58,7 +58,14 @@ class Watch(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
         if name not in WATCHED and not name.startswith("simtviz.qt.tabs."):
             return None
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        # The finders after this one (numba-cuda's redirector provides numba.cuda: PathFinder
+        # alone would import the wrong module, and the GPU backend would never be ready).
+        spec = None
+        for finder in sys.meta_path[sys.meta_path.index(self) + 1 :]:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if find is not None else None
+            if spec is not None:
+                break
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return spec
         run = spec.loader.exec_module

@@ -61,7 +61,11 @@ def test_the_unguarded_kernel_stops_at_its_first_index_error() -> None:
     result = run_vecadd_sim(VecaddRequest(100, 32, repeat=3, guarded=False), progress=seen.append)
     assert result.kernel_error is not None and result.kernel_error.startswith("IndexError")
     assert result.sim_wall_ms is not None and result.verified is not True
-    assert seen == []  # it stopped in the first launch
+    # It stopped in the first launch: 3 launches of grid 4 × block 32 = 384 threads in all, so
+    # nothing past the first launch's 128 / 384 is ever reported (a watcher on a slow machine
+    # may report the first launch's writes while it runs; the run never goes on to a second).
+    assert all(share <= 128 / 384 for share in seen)
+    assert 1.0 not in seen
 
 
 def test_times_in_milliseconds_from_the_host_clock(monkeypatch) -> None:

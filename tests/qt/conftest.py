@@ -81,10 +81,15 @@ def settings_file(tmp_path) -> QSettings:
 
 
 @pytest.fixture
-def window(qtbot, settings_file) -> Iterator:
+def window(request: pytest.FixtureRequest, qtbot, settings_file) -> Iterator:
+    """The main window on the CPU emulator, the app's own backend without a GPU (in-process: no
+    child to start, ~1 s of CPU less per test than numba's simulator). A test about the
+    simulator's own behaviour (its words, its slow runs to cancel, its way with races) asks for
+    it: ``@pytest.mark.window_backend("sim")``."""
     from simtviz.gui import create_main_window
 
-    w = create_main_window(backend="sim", settings=settings_file)
+    marker = request.node.get_closest_marker("window_backend")
+    w = create_main_window(backend=marker.args[0] if marker else "emu", settings=settings_file)
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)

@@ -22,6 +22,7 @@ from simtviz.core.recording import load_npz
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.window_backend("sim")
 def test_export_writes_png_and_npz_loadable_like_record_output(qtbot, window, run_launch, tmp_path) -> None:
     recording = run_launch((4, 3, 1), (8, 4, 1))
     png = window.export_map_png(tmp_path / "map.png")
@@ -137,6 +138,7 @@ def test_presentation_mode_uses_big_fonts_and_dark_theme_recolours(qtbot, window
     assert window.indexMap.view.backgroundBrush().color().name() == "#1e1f22"
 
 
+@pytest.mark.window_backend("sim")
 def test_backend_label_names_the_simulator(qtbot, window) -> None:
     assert "simulator" in window.findChild(QLabel, "backendLabel").text().lower()
 

@@ -142,6 +142,7 @@ def test_minimum_size_fits_1024x640_in_every_mode(qtbot, window) -> None:
         check(f"tab {window.tabs.tabText(index)}")
 
 
+@pytest.mark.window_backend("sim")
 def test_presentation_at_1280x720_shows_map_formula_and_backend(qtbot, window) -> None:
     window.resize(1280, 720)
     window.presentationAction.setChecked(True)
@@ -194,6 +195,7 @@ def test_inspector_breaks_lines_between_words_only(window) -> None:
 
 
 # --- 3. the backend where the eye is, and in every PNG --------------------------------------------
+@pytest.mark.window_backend("sim")
 def test_backend_is_in_the_map_title_and_in_snapshots(qtbot, window, tmp_path) -> None:
     run(qtbot, window, (4, 3, 1), (8, 4, 1))
     title = window.indexMap.plot.titleLabel.text
@@ -244,6 +246,7 @@ def test_spin_boxes_keep_fixed_positions_while_editing(qtbot, window, size, pres
 
 
 # --- 15. status-bar messages ------------------------------------------------------------------------
+@pytest.mark.window_backend("sim")
 def test_running_message_goes_when_the_long_run_is_declined(qtbot, window) -> None:
     set_launch(window, (1024, 1, 1), (256, 1, 1))  # 262,144 threads: the simulator asks first
     press_run(qtbot, window)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
 from qt_helpers import press_run, set_launch
@@ -47,6 +48,7 @@ def test_invalid_block_shows_driver_error_then_valid_launch_draws(qtbot, window,
     assert window.findChild(QWidget, "indexMap").current_image().shape == (2, 64)
 
 
+@pytest.mark.window_backend("sim")
 def test_event_loop_keeps_running_during_a_long_run_and_cancel_stops_it(qtbot, window, run_launch) -> None:
     previous = run_launch((2, 1, 1), (32, 1, 1))
     ticks: list[float] = []
@@ -64,7 +66,9 @@ def test_event_loop_keeps_running_during_a_long_run_and_cancel_stops_it(qtbot, w
     timer.stop()
     gaps = np.diff(ticks)
     assert len(ticks) > 100
-    assert gaps.max() < 0.1, f"the event loop stalled for {gaps.max() * 1000:.0f} ms"
+    # A run on the GUI thread would stall it for the whole 3 s; a loaded machine's scheduler
+    # alone can hold a 10 ms timer back ~0.1 s, which is no freeze a user would see.
+    assert gaps.max() < 0.5, f"the event loop stalled for {gaps.max() * 1000:.0f} ms"
     assert window.busy, "the long run should still be running"
     assert window.indexMapTab.progressPanel.bar.value() > 0
 
@@ -80,6 +84,7 @@ def test_event_loop_keeps_running_during_a_long_run_and_cancel_stops_it(qtbot, w
     assert run_launch((1, 1, 1), (16, 1, 1)).verification.ok
 
 
+@pytest.mark.window_backend("sim")
 def test_escape_cancels(qtbot, window) -> None:
     set_launch(window, LONG_GRID, LONG_BLOCK)
     press_run(qtbot, window)
@@ -90,6 +95,7 @@ def test_escape_cancels(qtbot, window) -> None:
     assert isinstance(failed.args[2], Cancelled)
 
 
+@pytest.mark.window_backend("sim")
 def test_closing_the_window_mid_run_does_not_hang(qtbot, window) -> None:
     set_launch(window, LONG_GRID, LONG_BLOCK)
     press_run(qtbot, window)
@@ -101,6 +107,7 @@ def test_closing_the_window_mid_run_does_not_hang(qtbot, window) -> None:
     assert backend._proc is None  # the simulator's child process is gone
 
 
+@pytest.mark.window_backend("sim")
 def test_too_large_launch_asks_first(qtbot, window) -> None:
     set_launch(window, (600, 1, 1), (256, 1, 1))  # 153,600 threads > 131,072
     press_run(qtbot, window)

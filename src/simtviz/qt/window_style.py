@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QWidget
 
-from simtviz.qt.settle import Settle
+from simtviz.qt.settle import Settle, StillTabs
 from simtviz.qt.theme import point_size, stylesheet
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ class PageStyles:
         self._app_font: QFont | None = None  # the application's font before this window's size
         # A toggle or a tab switch relays the page out over several turns: paint it once.
         self.settle = Settle(tabs)
+        self.still = StillTabs(tabs)  # and a request that moves nothing repaints nothing
         tabs.currentChanged.connect(lambda _i: self.settle.hold())
         tabs.currentChanged.connect(self.style_page)
 
@@ -79,10 +80,23 @@ class PageStyles:
             if bar.styleSheet() != rule:
                 bar.setStyleSheet(rule)
         self.style_page(tabs.currentIndex())
+        self._lay_out_now()
         # The other pages once this one is painted, one per turn of the event loop (a few ms
         # each: a hidden page lays out only when shown), so a later switch has less to do.
         self._pages_to_style = [i for i in range(tabs.count()) if i != tabs.currentIndex()]
         QTimer.singleShot(BACKGROUND_START_MS, window, self._style_next_page)
+
+    def _lay_out_now(self) -> None:
+        """Lay the window out once, now, from the bars' new heights and the page's new fonts.
+        Left to the event loop, the page was laid out at its old height first (its own layout
+        requests come before the window's), then again when the status bar's new height reached
+        the window: two passes over every widget of the page (15–25 ms at 1920 × 1080)."""
+        for bar in (self._window.menuBar(), self._window.statusBar()):
+            # A bar measures its new height when its layout request comes: now.
+            QCoreApplication.sendPostedEvents(bar, QEvent.Type.LayoutRequest)
+        window_layout = self._window.layout()
+        if window_layout is not None:
+            window_layout.activate()  # the page resized with its layouts invalid: laid out once
 
     def _set_app_font(self) -> None:
         """Widgets made later (a run's results, a lesson's cards) take the mode's size: under a

@@ -12,7 +12,6 @@ clock: ``kernel_ms`` and ``instrumented_ms`` are None.
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
@@ -25,8 +24,6 @@ from simtviz.core.trace.model import TraceRequest, TraceResult
 from simtviz.core.trace.rewrite import COUNT, LOG, Site
 
 BACKEND_ID = "emu"
-# Rows allocated per logged thread beyond which the log stops at the budget anyway (as sim).
-EMU_ROWS_PER_THREAD = 64
 
 
 def lost_note(lost: dict[tuple[str, int], int], arrays: set[str], sites: tuple[Site, ...] = ()) -> str | None:
@@ -59,8 +56,10 @@ def run_trace_emu(request: TraceRequest, progress: Progress | None = None) -> Tr
             progress(0.05)
         t0 = time.perf_counter()
         module = emu.load_source(prepared.rewrite.tree, str(prepared.path), "__traced__")
-        logged_threads = request.logged_blocks().count * math.prod(request.block)
-        capacity = max(1, min(request.budget, EMU_ROWS_PER_THREAD * max(logged_threads, 1)))
+        # The whole budget: NumPy's zeros are pages the OS hands out only where a row is written,
+        # so a kernel's every access is logged up to the budget, as on the GPU (a cap per thread
+        # kept the first 64 of each thread's accesses in lockstep order, not the GPU's).
+        capacity = max(1, request.budget)
         # Device memory: copies, so that the inputs stay as they were built.
         work = [v.copy() if isinstance(v, np.ndarray) else v for v in prepared.host]
         log, count = new_log(capacity), new_counters()

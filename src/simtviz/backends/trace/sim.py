@@ -6,7 +6,6 @@ threads made. It times nothing (``kernel_ms`` and ``instrumented_ms`` are None).
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
@@ -20,9 +19,6 @@ from simtviz.core.trace.args import ArraySpec
 from simtviz.core.trace.model import SIM_BUDGET, TraceRequest, TraceResult
 from simtviz.core.trace.words import simulated_failure_words
 
-# Rows allocated per thread beyond which the log stops at the budget anyway.
-SIM_ROWS_PER_THREAD = 64
-
 
 def _too_large(threads: int, limit: int) -> LaunchTooLarge:
     where = DEVICE_WORDS[BackendKind.SIM]
@@ -31,6 +27,7 @@ def _too_large(threads: int, limit: int) -> LaunchTooLarge:
 
 def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> TraceResult:
     from numba import config, cuda
+    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
 
     if not config.ENABLE_CUDASIM:
         raise BackendUnavailable("run_trace_sim needs NUMBA_ENABLE_CUDASIM=1 set before numba is imported")
@@ -42,13 +39,15 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
             progress(0.05)
         t0 = time.perf_counter()
         kernel = prepared.kernel(traced=True)
-        logged_threads = request.logged_blocks().count * math.prod(request.block)
-        capacity = max(1, min(request.budget, SIM_BUDGET, SIM_ROWS_PER_THREAD * max(logged_threads, 1)))
+        # Up to the budget, as on the GPU: the host log is wrapped, not copied, so only the rows
+        # written take memory (a cap of 64 rows per thread kept a loop's first accesses only).
+        capacity = max(1, min(request.budget, SIM_BUDGET))
         device_args = [
             cuda.to_device(v) if isinstance(s, ArraySpec) else v
             for s, v in zip(prepared.specs, prepared.host, strict=True)
         ]
-        log = cuda.to_device(new_log(capacity))
+        host_rows = new_log(capacity)
+        log = FakeCUDAArray(host_rows)
         count = cuda.to_device(new_counters())
         try:
             kernel[request.grid, request.block](*device_args, log, count, *window_args(request))
@@ -60,7 +59,7 @@ def run_trace_sim(request: TraceRequest, progress: Progress | None = None) -> Tr
             progress(0.8)
         accesses, window_accesses = read_counts(count.copy_to_host())
         logged = min(window_accesses, capacity)
-        host_log = np.ascontiguousarray(log.copy_to_host()[:, :logged])
+        host_log = np.ascontiguousarray(host_rows[:, :logged])
         outputs = {
             s.name: d.copy_to_host()
             for s, d in zip(prepared.specs, device_args, strict=True)

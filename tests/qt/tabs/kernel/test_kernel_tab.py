@@ -43,6 +43,7 @@ def choose(tab, name: str) -> None:
     combo.activated.emit(index)
 
 
+@pytest.mark.window_backend("sim")
 def test_unguarded_vecadd_template_runs_and_reports_72_out_of_bounds(qtbot, window) -> None:
     tab = tab_of(window)
     choose(tab, "vecadd_unguarded")
@@ -91,6 +92,7 @@ def test_transpose_per_line_table_shows_4_and_16_sectors_per_request(qtbot, wind
     assert req is not None and len(req["lanes"]) == 32 and len(set(req["sectors"])) == 16
 
 
+@pytest.mark.window_backend("sim")
 def test_endless_loop_stops_at_the_time_limit_and_the_app_still_runs(qtbot, window) -> None:
     tab = tab_of(window)
     tab.findChild(QPlainTextEdit, "kernelEditor").setPlainText(ENDLESS)
@@ -142,6 +144,7 @@ def test_editor_text_survives_recreating_the_window(qtbot, tmp_path) -> None:
     again.close()
 
 
+@pytest.mark.window_backend("sim")
 @pytest.mark.prewarm
 def test_showing_the_tab_starts_the_next_runs_process_and_closing_ends_it(qtbot, window) -> None:
     from PySide6.QtWidgets import QTabWidget

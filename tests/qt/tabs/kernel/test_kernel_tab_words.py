@@ -4,6 +4,7 @@ run fails. Each Run starts a child process of its own (CUDA simulator)."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSpinBox, QTextEdit
 
 from repo_paths import DATA
@@ -34,6 +35,7 @@ def marked(tab) -> int | None:
     return tab.findChild(QPlainTextEdit, "kernelEditor")._marked
 
 
+@pytest.mark.window_backend("sim")
 def test_a_race_highlights_its_store_and_a_refused_kernel_its_line_and_clears_the_old_run(
     qtbot, window
 ) -> None:
@@ -57,6 +59,7 @@ def test_a_race_highlights_its_store_and_a_refused_kernel_its_line_and_clears_th
     assert "bins" not in text
 
 
+@pytest.mark.window_backend("sim")
 def test_read_parameters_makes_the_histogram_run_and_a_thread_s_error_is_highlighted(qtbot, window) -> None:
     from simtviz.core.trace.templates import template
 

@@ -131,6 +131,7 @@ def answer_question(panel: LessonPanel, step, right: bool) -> str:
     return given
 
 
+@pytest.mark.window_backend("sim")
 def test_every_step_on_the_simulator(qtbot, window) -> None:
     """Walk the lesson with Page Down, answer each question (right, then wrong, in turn), run
     every Try-it and check what it shows and what the question box says after the run."""
@@ -379,6 +380,7 @@ def test_answered_steps_fit_1280_by_720_in_presentation_mode(qtbot, window) -> N
             assert "<pre>" in panel.findChild(QLabel, "lessonExplanation").text()
 
 
+@pytest.mark.window_backend("sim")
 def test_an_answer_given_after_the_run_is_compared_at_once(qtbot, window) -> None:
     panel = lesson(window)
     show_lesson(window)

@@ -15,6 +15,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QWidget
 
+from simtviz.qt.map.items import quiet_unlabelled_axes
 from simtviz.qt.tabs.schedule.data import ShownSchedule, bar_times_us
 from simtviz.qt.tabs.schedule.gantt import BAR_FILL, INDEX_STEPS, GanttItem, index_colours, wave_colour
 
@@ -45,6 +46,8 @@ class ScheduleChart(pg.GraphicsLayoutWidget):
         self.gantt.setLabel("bottom", "time since the first block started (µs)")
         self.gantt.getAxis("bottom").enableAutoSIPrefix(False)
         self.gantt.getAxis("left").enableAutoSIPrefix(False)
+        # The hidden top and right axes: no label rendered again at every range change.
+        quiet_unlabelled_axes(self.gantt, self.counts)
         self.ganttItem = GanttItem()
         self.gantt.addItem(self.ganttItem)
         self._count_bars: pg.BarGraphItem | None = None

@@ -36,6 +36,7 @@ from simtviz.core.schedule.occupancy import (
     occupancy,
     occupancy_curve,
 )
+from simtviz.qt.map.items import quiet_unlabelled_axes
 
 if TYPE_CHECKING:
     from simtviz.qt.session import RunSession
@@ -168,6 +169,7 @@ class OccupancyView(QWidget):
             self.occupancyChart.getAxis(axis).enableAutoSIPrefix(False)
         self.occupancyChart.setLabel("bottom", "threads per block")
         self.occupancyChart.setLabel("left", "occupancy (%)")
+        quiet_unlabelled_axes(self.occupancyChart.getPlotItem())  # its hidden top and right axes
         self.occupancyChart.showGrid(x=True, y=True, alpha=0.25)
         self.occupancyChart.setYRange(0, 105, padding=0)
         self.occupancyChart.setXRange(0, 1056, padding=0)

@@ -51,8 +51,8 @@ def test_every_template_traces_as_on_the_simulator(name: str) -> None:
     assert_same_trace(sim, emu, outputs=name not in RACES)
     if name in RACES:
         # The counts agree (64 loads, 64 stores, 8 bins with several writers); the bins do not.
-        assert sim.check is not None and sim.check["passed"]
-        assert emu.check is not None and not emu.check["passed"]
+        assert sim.check is not None and sim.check.passed
+        assert emu.check is not None and not emu.check.passed
 
 
 def test_racing_histogram_loses_seven_of_eight_increments_and_says_why() -> None:
@@ -67,7 +67,7 @@ def test_racing_histogram_loses_seven_of_eight_increments_and_says_why() -> None
     assert "Check bins.sum() == data.size: FAILED" in text
     assert "line 15: 56 stores to bins" in text and "one store won" in text
     atomic = run_trace_emu(template_request("histogram_atomic"))
-    assert atomic.outputs["bins"].tolist() == [8] * 8 and atomic.check is not None and atomic.check["passed"]
+    assert atomic.outputs["bins"].tolist() == [8] * 8 and atomic.check is not None and atomic.check.passed
     assert not any("Lost updates" in n for n in atomic.notes)
 
 

@@ -36,7 +36,7 @@ def test_every_template_gives_the_gpus_counts_on_the_emulator(name: str) -> None
     if name == "histogram_racing":
         # Both lose updates (which ones on the GPU depends on its warps' timing): both checks fail.
         assert gpu.check is not None and emu.check is not None
-        assert not gpu.check["passed"] and not emu.check["passed"]
+        assert not gpu.check.passed and not emu.check.passed
         return
     for array, values in gpu.outputs.items():
         np.testing.assert_array_equal(emu.outputs[array], values, err_msg=array)

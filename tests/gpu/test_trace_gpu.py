@@ -90,7 +90,7 @@ def test_tile_transposes_on_the_gpu_have_the_simulators_bank_conflicts(name: str
     assert rows["load"]["requests"] == rows["store"]["requests"] == 64
     assert rows["load"]["wavefronts_per_request"] == read_waves
     assert rows["store"]["wavefronts_per_request"] == 1.0
-    assert r.check is not None and r.check["passed"]
+    assert r.check is not None and r.check.passed
 
 
 @pytest.mark.parametrize(
@@ -154,7 +154,7 @@ def test_unguarded_vecadd_issue_size_logs_735_out_of_bounds() -> None:
         budget=1 << 22,
     )
     r = run_isolated("gpu", "trace", req)
-    assert r.summary()["oob_total"] == 735 and r.check is not None and r.check["passed"]
+    assert r.summary()["oob_total"] == 735 and r.check is not None and r.check.passed
 
 
 # (template, window, accesses of the launch, logged, out of bounds), worked out by hand in
@@ -196,6 +196,6 @@ def test_issue_size_vecadd_window_on_the_last_block_logs_its_245_surplus_threads
     r = run_isolated("gpu", "trace", req)
     s = r.summary()
     assert (s["accesses"], s["logged"], s["oob_total"]) == (3_146_496, 768, 735)
-    assert r.check is not None and r.check["passed"]
+    assert r.check is not None and r.check.passed
     head = "logged 768 of 3,146,496 accesses: threads in window: block 4,096 of 4,097 (256 threads); "
     assert any(note.startswith(head) for note in r.notes), r.notes

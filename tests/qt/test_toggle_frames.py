@@ -44,6 +44,18 @@ def test_a_layout_request_that_moves_nothing_does_not_repaint_the_page(qtbot, wi
     assert paints.count == 0  # Qt's own answer repaints the whole tab widget: 1
 
 
+def test_a_page_that_needs_more_room_still_tells_the_window(qtbot, window) -> None:
+    """The request answered without a repaint still passes the page's new minimum size on: the
+    window must not be made smaller than its page (issue 21: it fits 1024 × 640)."""
+    settled(qtbot, window)
+    page = window.tabs.currentWidget()
+    narrow = window.minimumSizeHint().width()
+    page.setMinimumWidth(narrow + 400)  # a page that suddenly needs 400 px more
+    qtbot.waitUntil(lambda: window.minimumSizeHint().width() >= narrow + 400, timeout=2000)
+    page.setMinimumWidth(0)  # and no more: the window may be narrow again
+    qtbot.waitUntil(lambda: window.minimumSizeHint().width() < narrow + 400, timeout=2000)
+
+
 def test_a_longer_tab_title_still_lays_the_tab_bar_out(qtbot, window) -> None:
     settled(qtbot, window)
     bar = window.tabs.tabBar()

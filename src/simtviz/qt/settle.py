@@ -168,8 +168,10 @@ class StillTabs(QObject):
                     self._tabs.updateGeometry()
                 return True
             self._placed = state
+            self._hints = None  # Qt tells the window itself this time
         elif watched is self._tabs and event.type() == QEvent.Type.Resize:
             self._placed = self._state()  # it places its parts on a resize, from these
+            self._hints = None  # and tells the window its size hints
         elif watched is self._tabs and event.type() == QEvent.Type.Show:
             self._placed = None  # placed while hidden, perhaps not at all
         return False

@@ -54,10 +54,10 @@ def test_unguarded_vecadd_logs_three_oob_accesses_per_surplus_thread_and_c_stays
     }
     assert all(o["line"] == 14 for o in s["oob"])  # C[i] = A[i] + B[i] in vecadd_unguarded.py
     np.testing.assert_array_equal(r.outputs["C"], r.inputs["A"] + r.inputs["B"])
-    assert r.check is not None and r.check["passed"]
+    assert r.check is not None and r.check.passed
     details = oob_details(r.log, r.sites, r.arrays)
-    assert sorted({d["thread"] for d in details}) == list(range(1000, 1024))
-    assert all(d["index"] == [d["thread"]] and d["shape"] == [1000] for d in details)
+    assert sorted({d.thread for d in details}) == list(range(1000, 1024))
+    assert all(d.index == (d.thread,) and d.shape == (1000,) for d in details)
     assert s["kernel_ms"] is None and s["instrumented_ms"] is None
 
 
@@ -79,12 +79,12 @@ def test_swapped_2d_add_goes_past_the_rows_and_leaves_the_right_columns_untouche
         t = r.analysis.touch[name]
         touched = (t.loads + t.stores) > 0
         assert not touched[:, 6:].any() and touched[:, :6].all()
-    assert {tuple(d["index"]) for d in oob_details(r.log, r.sites, r.arrays)} == {
+    assert {d.index for d in oob_details(r.log, r.sites, r.arrays)} == {
         (x, y) for x in range(6, 10) for y in range(6)
     }
     np.testing.assert_array_equal(r.outputs["C"][:, :6], (r.inputs["A"] + r.inputs["B"])[:, :6])
     assert (r.outputs["C"][:, 6:] == 0).all()
-    assert r.check is not None and not r.check["passed"] and r.check["failing"] == 24
+    assert r.check is not None and not r.check.passed and r.check.failing == 24
 
 
 def test_naive_transpose_has_4_sectors_per_load_request_and_16_per_store_request() -> None:

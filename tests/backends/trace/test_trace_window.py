@@ -121,10 +121,10 @@ def test_unguarded_vecadd_window_on_the_last_block_logs_its_threads_only() -> No
     assert s["arrays"]["C"]["stores"] == 256 and s["arrays"]["C"]["untouched"] == 768
     assert s["arrays"]["A"]["loads"] == 256 and s["arrays"]["A"]["untouched"] == 768
     assert sorted(set(r.log[0].tolist())) == list(range(768, 1024))
-    assert sorted({d["thread"] for d in oob_details(r.log, r.sites, r.arrays)}) == list(range(1000, 1024))
+    assert sorted({d.thread for d in oob_details(r.log, r.sites, r.arrays)}) == list(range(1000, 1024))
     # Every thread ran: C is right for every i < N, the threads outside the window included.
     np.testing.assert_array_equal(r.outputs["C"], r.inputs["A"] + r.inputs["B"])
-    assert r.check is not None and r.check["passed"]
+    assert r.check is not None and r.check.passed
     assert r.notes[0].startswith(
         "logged 768 of 3,072 accesses: threads in window: block 3 of 4 (256 threads); they made 768 of them; "
     )
@@ -152,8 +152,8 @@ def test_swapped_2d_add_window_at_the_last_block_shows_only_its_four_threads() -
     assert s["window"] == {"first_block": 3, "blocks": 1, "threads": 32, "accesses": 12}
     assert {(o["array"], o["count"]) for o in s["oob"]} == {("A", 4), ("B", 4), ("C", 4)}
     details = oob_details(r.log, r.sites, r.arrays)
-    assert {d["thread"] for d in details} == {96, 97, 104, 105}
-    assert {tuple(d["index"]) for d in details} == {(8, 4), (9, 4), (8, 5), (9, 5)}
+    assert {d.thread for d in details} == {96, 97, 104, 105}
+    assert {d.index for d in details} == {(8, 4), (9, 4), (8, 5), (9, 5)}
     for name in "ABC":  # nothing in bounds: every element untouched by these threads
         assert s["arrays"][name]["untouched"] == 60
     # The other blocks stored as always: the first 6 columns right, the last 4 never written.

@@ -168,7 +168,7 @@ def test_oob_details_list_the_first_1000_attempts() -> None:
     rows = [(t, 0, -LOAD - 1, 0, 4 * (4 + t), 4 + t) for t in range(1001)]
     log = log_of(rows)
     details = oob_details(log, [Site(0, 3, 4, "A", "load", 1)], [ArrayInfo("A", (4,), "float32")])
-    assert len(details) == 1000 and details[-1]["index"] == [1003] and details[0]["thread"] == 0
+    assert len(details) == 1000 and details[-1].index == (1003,) and details[0].thread == 0
 
 
 def test_a_shared_site_whose_only_access_was_out_of_bounds_makes_no_request() -> None:

@@ -136,7 +136,8 @@ def test_out_of_bounds_rows_touch_nothing_and_are_listed() -> None:
     (store,) = [r for r in a.lines if r.kind == "store"]
     assert (store.count, store.requests, store.sectors) == (2, 1, 1)
     (detail,) = oob_details(log_rows(rows, oob={1}), SITES, H)
-    assert detail == {"thread": 1, "line": 5, "array": "H", "kind": "store", "index": [4], "shape": [4]}
+    shown = {"thread": 1, "line": 5, "array": "H", "kind": "store", "index": [4], "shape": [4]}
+    assert detail.as_json() == shown
 
 
 # --- indices flattened per dimension -------------------------------------------------------------
@@ -209,7 +210,7 @@ def test_the_bounds_guard_is_exact_at_every_edge(
     assert (s["accesses"], s["oob_total"]) == (threads, threads - inside)
     assert s["arrays"][name]["untouched"] == 0  # every element read exactly once
     assert int(result.analysis.touch[name].loads.sum()) == inside
-    indices = [d["index"] for d in oob_details(result.log, result.sites, result.arrays)]
+    indices = [list(d.index) for d in oob_details(result.log, result.sites, result.arrays)]
     assert all(e in indices for e in edges)  # exactly at the edge: out
     shape = [int(v) for v in spec[spec.index("[") + 1 : -1].split(",")]
     assert all(any(i >= n for i, n in zip(index, shape, strict=True)) for index in indices)

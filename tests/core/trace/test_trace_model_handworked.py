@@ -113,7 +113,7 @@ def test_the_summary_has_a_window_key_only_with_a_window() -> None:
 
 def test_the_students_check_passes_fails_counts_and_refuses() -> None:
     a, b = np.array([1, 2, 3, 4]), np.array([1, 0, 3, 0])
-    assert evaluate_check("A == A", {"A": a}) == {
+    assert evaluate_check("A == A", {"A": a}).as_json() == {
         "expression": "A == A",
         "passed": True,
         "error": None,
@@ -121,15 +121,13 @@ def test_the_students_check_passes_fails_counts_and_refuses() -> None:
     }
     # 2 of 4 elements differ
     v = evaluate_check("A == B", {"A": a, "B": b})
-    assert (v["passed"], v["failing"], v["error"]) == (False, 2, None)
-    assert evaluate_check("np.allclose(A, A)", {"A": a})["passed"] is True
+    assert (v.passed, v.failing, v.error) == (False, 2, None)
+    assert evaluate_check("np.allclose(A, A)", {"A": a}).passed is True
     bad = evaluate_check("A.__class__", {"A": a})
-    assert (
-        bad["passed"] is False and bad["error"] == "ValueError: attribute __class__ is not allowed in a check"
-    )
+    assert bad.passed is False and bad.error == "ValueError: attribute __class__ is not allowed in a check"
     lam = evaluate_check("(lambda: 1)()", {})
-    assert lam["error"] == "ValueError: Lambda is not allowed in a check"
-    assert evaluate_check("C == 1", {"A": a})["error"].startswith("NameError")
+    assert lam.error == "ValueError: Lambda is not allowed in a check"
+    assert evaluate_check("C == 1", {"A": a}).error.startswith("NameError")
 
 
 def test_parse_accepts_the_first_block_and_a_count_of_one() -> None:
@@ -179,4 +177,4 @@ def test_a_compile_error_crosses_from_the_child_with_its_line() -> None:
 
 def test_a_check_that_gives_one_truth_value_has_no_failing_count() -> None:
     v = evaluate_check("np.allclose(A, A)", {"A": np.ones(3)})
-    assert v == {"expression": "np.allclose(A, A)", "passed": True, "error": None}
+    assert v.as_json() == {"expression": "np.allclose(A, A)", "passed": True, "error": None}

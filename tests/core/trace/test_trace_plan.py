@@ -55,7 +55,7 @@ def test_the_childs_compile_check_and_run_parse_the_text_once(parses: list[str])
     result = run_trace_emu(request)
     assert parses.count(request.source) == 1  # (the emulator also reads its helpers' module as text)
     # 4 blocks × 256 threads, N = 1000: 1000 threads load A and B and store C
-    assert (result.analysis.accesses, result.check is not None and result.check["passed"]) == (3000, True)
+    assert (result.analysis.accesses, result.check is not None and result.check.passed) == (3000, True)
 
 
 def test_a_refused_file_is_parsed_once_however_often_it_is_checked(parses: list[str]) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from simtviz.core.trace.analysis import LOG_FIELDS, ArrayInfo, analyse
-from simtviz.core.trace.model import BlockWindow, TraceResult
+from simtviz.core.trace.model import BlockWindow, CheckOutcome, TraceResult
 from simtviz.core.trace.report import OOB_SHOWN, bank_words, findings, save_npz, timing_words
 from simtviz.core.trace.rewrite import Site
 from simtviz.core.trace.stats import SharedLineStats
@@ -122,11 +122,11 @@ def test_the_budget_line_without_a_window() -> None:
 
 def test_the_check_lines() -> None:
     r = hand_result()
-    r.check = {"expression": "A == 1", "passed": False, "error": None, "failing": 7}
+    r.check = CheckOutcome("A == 1", passed=False, error=None, failing=7)
     assert "Check A == 1: FAILED (7 elements differ)." in findings(r)
-    r.check = {"expression": "A >= 0", "passed": True, "error": None}
+    r.check = CheckOutcome("A >= 0", passed=True, error=None)
     assert any(t.startswith("Check A >= 0: passed") for t in findings(r))
-    r.check = {"expression": "Z", "passed": False, "error": "NameError: name 'Z' is not defined"}
+    r.check = CheckOutcome("Z", passed=False, error="NameError: name 'Z' is not defined")
     assert "Check Z: could not be evaluated (NameError: name 'Z' is not defined)." in findings(r)
 
 

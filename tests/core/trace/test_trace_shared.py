@@ -147,11 +147,11 @@ def test_out_of_bounds_shared_accesses_are_recorded_and_skipped() -> None:
         {"array": "s", "line": load, "kind": "load", "count": 2, "space": "shared"},
     ]
     details = oob_details(r.log, r.sites, r.arrays)
-    assert [(d["thread"], d["array"], d["kind"], d["index"], d["shape"]) for d in details] == [
-        (31, "s", "store", [32], [32]),
-        (31, "s", "load", [32], [32]),
-        (63, "s", "store", [32], [32]),
-        (63, "s", "load", [32], [32]),
+    assert [(d.thread, d.array, d.kind, d.index, d.shape) for d in details] == [
+        (31, "s", "store", (32,), (32,)),
+        (31, "s", "load", (32,), (32,)),
+        (63, "s", "store", (32,), (32,)),
+        (63, "s", "load", (32,), (32,)),
     ]
     expected = np.arange(1, 65, dtype=np.float32)
     expected[[31, 63]] = 0  # the skipped load
@@ -189,7 +189,7 @@ def test_stencil_global_numbers_are_unchanged_and_its_tile_shows_up() -> None:
         {"line": 34, "array": "Y", "kind": "store", "count": 512, "requests": 16, "sectors": 64,
          "sectors_per_request": 4.0, "efficiency": 1.0},
     ]  # fmt: skip
-    assert s["oob_total"] == 0 and r.check is not None and r.check["passed"]
+    assert s["oob_total"] == 0 and r.check is not None and r.check.passed
     # The tile: 130 stores per block (128 + 2 halo, lines 21, 24/26, 28/30) and 3 loads per
     # thread on line 33; the accesses now count them: 1030 global + 520 + 1536.
     assert s["shared_arrays"]["tile"] == {

@@ -141,8 +141,8 @@ def check_in_bounds(ex: Exercise, results: Sequence[TraceResult], cases: Sequenc
             return CheckResult(
                 "in_bounds",
                 False,
-                f"{case_words(k, case)}: line {d['line']}: {who(r, d['thread'])} {d['kind']}s "
-                f"{_element(d['array'], d['index'])}, but {d['array']} has shape {tuple(d['shape'])} "
+                f"{case_words(k, case)}: line {d.line}: {who(r, d.thread)} {d.kind}s "
+                f"{_element(d.array, d.index)}, but {d.array} has shape {d.shape} "
                 f"({total:,} out-of-bounds {'access' if total == 1 else 'accesses'}).",
             )
     return CheckResult("in_bounds", True, "no access outside any array.")

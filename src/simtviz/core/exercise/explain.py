@@ -39,34 +39,34 @@ def _oob(r: TraceResult) -> str | None:
     if not details:
         return None
     d = details[0]
-    name, index, shape, line = d["array"], d["index"], d["shape"], d["line"]
-    t = who(r, d["thread"])
-    verb = {"load": "loads", "store": "stores", "atomic": "adds into"}[d["kind"]]
+    name, index, shape, line = d.array, d.index, d.shape, d.line
+    t = who(r, d.thread)
+    verb = {"load": "loads", "store": "stores", "atomic": "adds into"}[d.kind]
     if any(i < 0 for i in index):
         return (
             f"Index below zero: line {line}: {t} {verb} {_el(name, index)}: check the index is 0 or more "
             "before using it (a GPU would touch memory before the array)."
         )
     if len(shape) == 2:
-        x, y = _grid2(r, d["thread"])
-        if index == [x, y] and x != y and x >= shape[0]:
+        x, y = _grid2(r, d.thread)
+        if index == (x, y) and x != y and x >= shape[0]:
             return (
                 f"x and y swapped: line {line}: {t} has x = {x}, y = {y} and {verb} {_el(name, index)}, "
-                f"but {name} has shape {tuple(shape)} (rows, columns): write {name}[y, x]."
+                f"but {name} has shape {shape} (rows, columns): write {name}[y, x]."
             )
         return (
             f"Guard missing: line {line}: {t} {verb} {_el(name, index)}, outside {name}'s shape "
-            f"{tuple(shape)}: guard both y < {name}.shape[0] and x < {name}.shape[1]."
+            f"{shape}: guard both y < {name}.shape[0] and x < {name}.shape[1]."
         )
-    same = [e for e in details if e["array"] == name]
-    if len(shape) == 1 and all(e["index"] == [shape[0]] for e in same):
+    same = [e for e in details if e.array == name]
+    if len(shape) == 1 and all(e.index == (shape[0],) for e in same):
         return (
             f"Guard off by one: line {line}: {t} {verb} {name}[{shape[0]}], one past the last element "
             f"{name}[{shape[0] - 1}]: the guard must be i < {name}.size, not i <= {name}.size."
         )
     why = (
         "the block has more threads than it has elements"
-        if d.get("space") == "shared" or name not in r.analysis.touch
+        if name not in r.analysis.touch  # a shared array: the analysis maps global arrays only
         else "the last block has threads past the end"
     )
     return (

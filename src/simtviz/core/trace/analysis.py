@@ -516,10 +516,34 @@ def analyse(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class OutOfBounds:
+    """One out-of-bounds attempt: the global thread, the student's line, the array, the kind of
+    access (``load``, ``store`` or ``atomic``), the index it asked for and the array's shape."""
+
+    thread: int
+    line: int
+    array: str
+    kind: str
+    index: tuple[int, ...]
+    shape: tuple[int, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        """As a JSON object: the fields by name, index and shape as lists."""
+        return {
+            "thread": self.thread,
+            "line": self.line,
+            "array": self.array,
+            "kind": self.kind,
+            "index": list(self.index),
+            "shape": list(self.shape),
+        }
+
+
 def oob_details(
     log: Any, sites: Sequence[Site], arrays: Sequence[ArrayInfo], limit: int = 1000
-) -> list[dict[str, Any]]:
-    """The first ``limit`` out-of-bounds attempts in log order: thread, line, array, kind, index, bounds."""
+) -> list[OutOfBounds]:
+    """The first ``limit`` out-of-bounds attempts in log order."""
     host = _host(log)
     rows = np.nonzero(host[F_FLAGS] & 1)[0][:limit]
     out = []
@@ -527,13 +551,13 @@ def oob_details(
         s = sites[int(host[F_SITE, r])]
         info = arrays[int(host[F_FLAGS, r]) >> 3]
         out.append(
-            {
-                "thread": int(host[F_THREAD, r]),
-                "line": s.line,
-                "array": s.array,
-                "kind": s.kind,
-                "index": [int(host[F_I0 + d, r]) for d in range(len(info.shape))],
-                "shape": list(info.shape),
-            }
+            OutOfBounds(
+                thread=int(host[F_THREAD, r]),
+                line=s.line,
+                array=s.array,
+                kind=s.kind,
+                index=tuple(int(host[F_I0 + d, r]) for d in range(len(info.shape))),
+                shape=tuple(int(n) for n in info.shape),
+            )
         )
     return out

@@ -172,6 +172,25 @@ class TraceRequest:
         return None if w is None or (w.first == 0 and w.count == math.prod(self.grid)) else w
 
 
+@dataclass(frozen=True)
+class CheckOutcome:
+    """The student's check over the final arrays: ``passed``; ``error`` when it could not be
+    evaluated (then not passed); ``failing``, the elements that differ, only when the check gave
+    an array of truth values (None for one truth value, e.g. ``np.allclose(...)``)."""
+
+    expression: str
+    passed: bool
+    error: str | None = None
+    failing: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``check`` object of ``trace --json`` (docs/CONTRACT.md): ``failing`` only when known."""
+        out: dict[str, Any] = {"expression": self.expression, "passed": self.passed, "error": self.error}
+        if self.failing is not None:
+            out["failing"] = self.failing
+        return out
+
+
 @dataclass
 class TraceResult:
     backend: str  # "sim" or "gpu:<device name>"
@@ -188,7 +207,7 @@ class TraceResult:
     instrumented_ms: float | None = None
     compile_s: float | None = None
     analysis_s: float | None = None
-    check: dict[str, Any] | None = None
+    check: CheckOutcome | None = None
     notes: list[str] = field(default_factory=list)
     window: BlockWindow | None = None  # set only when the window leaves blocks out
     window_accesses: int | None = None  # accesses the window's threads made (logged or not)
@@ -217,7 +236,7 @@ class TraceResult:
         out["kernel_ms"] = self.kernel_ms
         out["instrumented_ms"] = self.instrumented_ms
         if self.check is not None:
-            out["check"] = self.check
+            out["check"] = self.check.as_json()
         return out
 
     def window_words(self) -> str | None:
@@ -252,13 +271,12 @@ _SAFE_NODES = (
 )  # fmt: skip
 
 
-def evaluate_check(expression: str, arrays: dict[str, Any]) -> dict[str, Any]:
+def evaluate_check(expression: str, arrays: dict[str, Any]) -> CheckOutcome:
     """Evaluate the student's check (e.g. ``C == A + B``) over the final arrays, with ``np``.
 
     Only expressions: names, operators, indexing and calls such as ``np.allclose(C, A + B)``;
     no private attributes. Runs where the kernel ran (the child process), never on open.
     """
-    verdict: dict[str, Any] = {"expression": expression, "passed": False, "error": None}
     try:
         tree = ast.parse(expression.strip(), mode="eval")
         for node in ast.walk(tree):
@@ -267,9 +285,10 @@ def evaluate_check(expression: str, arrays: dict[str, Any]) -> dict[str, Any]:
             if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
                 raise ValueError(f"attribute {node.attr} is not allowed in a check")
         value = eval(compile(tree, "<check>", "eval"), {"__builtins__": {}, "np": np}, dict(arrays))
-        verdict["passed"] = bool(np.all(value))
+        passed = bool(np.all(value))
+        failing = None
         if isinstance(value, np.ndarray) and value.dtype == bool and value.size:
-            verdict["failing"] = int(value.size - np.count_nonzero(value))
+            failing = int(value.size - np.count_nonzero(value))
     except Exception as exc:  # the student's expression: report it, never crash the run
-        verdict["error"] = f"{type(exc).__name__}: {exc}"
-    return verdict
+        return CheckOutcome(expression, False, f"{type(exc).__name__}: {exc}")
+    return CheckOutcome(expression, passed, None, failing)

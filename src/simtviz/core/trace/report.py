@@ -121,11 +121,10 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
         for o in a.oob:
             lines.append(f"  line {o.line}: {o.count:,} × {o.kind} of {o.array}")
         for d in oob_details(result.log, result.sites, result.arrays, oob_shown):
-            who = thread_words(d["thread"], grid, block)
+            who = thread_words(d.thread, grid, block)
             lines.append(
-                f"  e.g. line {d['line']}: the thread with {who} (thread {d['thread']:,}) {d['kind']}s "
-                f"{element_words(d['array'], d['index'], d['shape'])}, "
-                f"but {shape_words(d['array'], d['shape'])}"
+                f"  e.g. line {d.line}: the thread with {who} (thread {d.thread:,}) {d.kind}s "
+                f"{element_words(d.array, d.index, d.shape)}, but {shape_words(d.array, d.shape)}"
             )
     else:
         lines.append(
@@ -147,7 +146,7 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
                 f"; {counts.multi_writer:,} elements stored by more than one thread "
                 "(a race unless the threads write the same value)"
             )
-            if result.backend == "sim" and not (check or {}).get("passed"):
+            if result.backend == "sim" and not (check and check.passed):
                 text += f"; {RACE_ON_SIMULATOR}"  # a passed check says it beside its verdict
         lines.append(text + ".")
     for name, shared in (a.shared_arrays or {}).items():
@@ -170,18 +169,18 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
     if any(r.requests and r.space == SHARED for r in rows):
         lines.append(WAVEFRONTS_LEGEND)
     caveats = check_caveats(result.backend, a)
-    if check:
-        if check.get("error"):
-            lines.append(f"Check {check['expression']}: could not be evaluated ({check['error']}).")
-        elif check["passed"]:
+    if check is not None:
+        if check.error:
+            lines.append(f"Check {check.expression}: could not be evaluated ({check.error}).")
+        elif check.passed:
             if caveats:  # what a pass here does not prove, beside the verdict
-                lines.append(f"Check {check['expression']}: passed here,")
+                lines.append(f"Check {check.expression}: passed here,")
                 lines.extend(caveats)
             else:
-                lines.append(f"Check {check['expression']}: passed.")
+                lines.append(f"Check {check.expression}: passed.")
         else:
-            failing = f" ({check['failing']:,} elements differ)" if check.get("failing") else ""
-            lines.append(f"Check {check['expression']}: FAILED{failing}.")
+            failing = f" ({check.failing:,} elements differ)" if check.failing else ""
+            lines.append(f"Check {check.expression}: FAILED{failing}.")
     lines.append(timing_words(result.backend, result.kernel_ms, result.instrumented_ms))
     lines.extend(n for n in result.notes if not n.startswith("logged "))
     return lines

@@ -16,8 +16,8 @@ run: $(STAMP)
 	@bash scripts/system-deps.sh $(VENV)
 	$(VENV)/bin/simtviz $(ARGS)
 
-# Guardrails first (seconds), then the suite: lint, format, import layers (mypy beside the suite) (pyproject.toml's
-# [tool.importlinter]), types of all of src/ ([tool.mypy], strict). The suite runs on one worker
+# Guardrails first (seconds), then the suite: lint, format, import layers (pyproject.toml's
+# [tool.importlinter]), types of all of src/ ([tool.mypy], strict; beside the suite). The suite runs on one worker
 # more than the cores (pytest-xdist): many tests wait (time limits, timers, child processes), and
 # the extra worker uses a core meanwhile. Each test file stays whole on one worker so that a
 # module's compile or simulator run is made once, the longest files first (tests/conftest.py's

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPushButton, QSpinBox
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QPushButton, QSpinBox, QWidget
 
 RUN_TIMEOUT_MS = 30_000
 
@@ -18,3 +18,17 @@ def press_run(qtbot, w) -> None:
     button = w.findChild(QPushButton, "runButton")
     qtbot.waitUntil(button.isEnabled, timeout=RUN_TIMEOUT_MS)
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+class Paints(QObject):
+    """Counts the paint events ``widget`` receives."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False

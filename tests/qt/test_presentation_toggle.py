@@ -5,8 +5,9 @@ must undo it all. Sizes are the app's own: 11 pt normal, 20 pt in presentation m
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QVBoxLayout, QWidget
+from qt_helpers import Paints
 
 from simtviz.qt.settle import MAX_TURNS, Settle
 
@@ -77,20 +78,6 @@ def test_a_widget_added_after_the_toggle_takes_the_presentation_size(qtbot, wind
     assert late.font().pointSize() == PRESENTATION_PT
     window.presentationAction.setChecked(False)
     assert late.font().pointSize() == NORMAL_PT
-
-
-class Paints(QObject):
-    """Counts the paint events ``widget`` receives."""
-
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__(widget)
-        self.count = 0
-        widget.installEventFilter(self)
-
-    def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            self.count += 1
-        return False
 
 
 def test_a_toggle_and_a_tab_switch_end_with_the_page_painted(qtbot, window) -> None:

@@ -10,24 +10,11 @@ for the index map) and came back more than once, so they are counted, never time
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QWidget
+from qt_helpers import Paints
 
 QUIET_MS = 700  # longer than the hidden pages' restyle in the background starts (300 ms)
-
-
-class Paints(QObject):
-    """Counts the paint events ``widget`` receives."""
-
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__(widget)
-        self.count = 0
-        widget.installEventFilter(self)
-
-    def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            self.count += 1
-        return False
 
 
 def settled(qtbot, window) -> None:

@@ -4,18 +4,15 @@ Every number is worked out by hand in a comment."""
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 import pytest
 
-from simtviz import emu
+from emu_source import launch_source
 from simtviz.emu import KernelError
 
 
 def run(source: str, grid: object, block: object, *args: object) -> None:
-    module = emu.load_source(textwrap.dedent(source), "k.py")
-    emu.launch(module, None, grid, block, list(args))  # type: ignore[arg-type]
+    launch_source(source, grid, block, *args)
 
 
 def test_grid_2d_on_a_non_square_launch() -> None:

@@ -3,19 +3,17 @@ of a few threads with every expected number worked out by hand in a comment."""
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 import pytest
 
+from emu_source import launch_source
 from simtviz import emu
 from simtviz.core.errors import EmulatorUnsupported
 from simtviz.emu import KernelError
 
 
 def run(source: str, block: int, *args: object, kernel: str | None = None) -> None:
-    module = emu.load_source(textwrap.dedent(source), "k.py")
-    emu.launch(module, kernel, 1, block, list(args))
+    launch_source(source, 1, block, *args, kernel=kernel)
 
 
 def refused(source: str, *args: object, kernel: str | None = None) -> EmulatorUnsupported:

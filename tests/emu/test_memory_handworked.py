@@ -9,13 +9,11 @@ import textwrap
 import numpy as np
 import pytest
 
+from emu_source import launch_source
 from simtviz import emu
 from simtviz.emu import KernelError, KernelIndexError
 
-
-def run(source: str, grid: object, block: object, *args: object, **kw: object) -> emu.LaunchStats:
-    module = emu.load_source(textwrap.dedent(source), "k.py")
-    return emu.launch(module, None, grid, block, list(args), **kw)  # type: ignore[arg-type]
+run = launch_source
 
 
 READ_AT = """

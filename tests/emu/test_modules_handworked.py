@@ -3,18 +3,15 @@ cannot use from them, and the words the emulator gives for it. Values worked out
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 import pytest
 
-from simtviz import emu
+from emu_source import launch_source
 from simtviz.core.errors import EmulatorUnsupported
 
 
 def run(source: str, block: int, *args: object) -> None:
-    module = emu.load_source(textwrap.dedent(source), "k.py")
-    emu.launch(module, None, 1, block, list(args))
+    launch_source(source, 1, block, *args)
 
 
 def refused(source: str, *args: object) -> EmulatorUnsupported:

@@ -3,18 +3,15 @@ math.* and the widening of integers, on kernels of a few threads; numbers worked
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 import pytest
 
-from simtviz import emu
+from emu_source import launch_source
 from simtviz.core.errors import EmulatorUnsupported
 
 
 def run(source: str, block: int, *args: object) -> None:
-    module = emu.load_source(textwrap.dedent(source), "k.py")
-    emu.launch(module, None, 1, block, list(args))
+    launch_source(source, 1, block, *args)
 
 
 def test_casts_of_one_value_and_of_a_value_per_thread() -> None:

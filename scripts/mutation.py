@@ -25,7 +25,11 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import fnmatch
+import hashlib
+import importlib
+import json
 import os
 import shutil
 import signal
@@ -36,6 +40,8 @@ from collections.abc import Iterator
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+
+from line_tests import LineTracer, tests_by_line
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "simtviz"
@@ -739,9 +745,18 @@ def _init_worker() -> None:
     import numpy  # noqa: F401
     import pytest  # noqa: F401
 
+    # What every run would import again (about 0.3 s a run); never simtviz, whose mutated module
+    # must come from the copy. (Importing Qt and pyqtgraph here made the other runs slower.)
+    for name in ("hypothesis", "pytestqt.plugin"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
 
-def _run_tests(tests: list[str], timeout: float) -> str:
-    """Fork, run pytest on ``tests`` in the copy, and say "passed", "failed" or "timeout"."""
+
+def _run_tests(tests: list[str], timeout: float, trace: tuple[list[str], Path] | None = None) -> str:
+    """Fork, run pytest on ``tests`` in the copy, and say "passed", "failed" or "timeout".
+
+    With ``trace`` (files in the copy, a JSON file to write), record which tests run each line of
+    those files (``line_tests.LineTracer``) and write that map as JSON."""
     assert _COPY is not None
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -756,8 +771,18 @@ def _run_tests(tests: list[str], timeout: float) -> str:
             import pytest
 
             quiet = ["-x", "-q", "-p", "no:cacheprovider", "-o", "addopts="]
+            quiet += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]  # plugins imported before the fork
             args = [*quiet, "-m", "not gpu and not slow", *tests]
-            code = int(pytest.main(args))
+            if trace is None:
+                code = int(pytest.main(args))
+            else:
+                tracer = LineTracer(trace[0])
+                tracer.start()
+                try:
+                    code = int(pytest.main(args, plugins=[tracer]))
+                finally:
+                    tracer.stop()
+                trace[1].write_text(json.dumps(tracer.lines))
         finally:
             os._exit(code)
     deadline = time.monotonic() + timeout
@@ -777,22 +802,42 @@ def _restore(module: str) -> None:
     shutil.copy(PACKAGE / module, _COPY / "src" / "simtviz" / module)
 
 
-def run_mutant(mutant: Mutant, timeout: float) -> tuple[Mutant, str]:
+def run_mutant(mutant: Mutant, timeout: float, first: list[str] | None = None) -> tuple[Mutant, str]:
+    """Run the tests that execute the mutant's line first (``first``, from the baseline's map);
+    if they pass, every mapped test file, so the verdict never depends on the map."""
     assert _COPY is not None
     target = _COPY / "src" / "simtviz" / mutant.module
     target.write_text(mutated_source(mutant))
     try:
+        if first:
+            outcome = _run_tests(first, timeout)
+            if outcome != "passed":
+                return mutant, outcome
         return mutant, _run_tests(tests_for(mutant.module), timeout)
     finally:
         _restore(mutant.module)
 
 
-def baseline(module: str) -> tuple[str, float]:
+def baseline(modules: list[str]) -> tuple[str, float, dict[str, dict[int, list[str]]]]:
+    """The mapped tests of ``modules`` (one mapping) on their unchanged sources, traced: outcome,
+    seconds, and for each module which tests run each of its lines."""
     assert _COPY is not None
-    _restore(module)
+    for module in modules:
+        _restore(module)
+    files = {module: str(_COPY / "src" / "simtviz" / module) for module in modules}
     start = time.monotonic()
-    outcome = _run_tests(tests_for(module), 600)
-    return outcome, time.monotonic() - start
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "lines.json"
+        outcome = _run_tests(tests_for(modules[0]), 1200, trace=(list(files.values()), out))
+        seconds = time.monotonic() - start
+        found = json.loads(out.read_text()) if outcome == "passed" and out.exists() else {}
+    by_line = {
+        module: tests_by_line(
+            {int(k): v for k, v in found.get(name, {}).items()}, (PACKAGE / module).read_text()
+        )
+        for module, name in files.items()
+    }
+    return outcome, seconds, by_line
 
 
 # --- the planted bugs of issue 9 -----------------------------------------------------------------
@@ -1009,15 +1054,27 @@ def run_planted(index: int) -> tuple[str, str]:
     return bug, {"failed": "caught", "timeout": "caught (timeout)", "passed": "SURVIVED"}[outcome]
 
 
+def source_hash(module: str) -> str:
+    """Which version of a module a result belongs to (results of an older version are stale)."""
+    return hashlib.sha1((PACKAGE / module).read_bytes()).hexdigest()[:12]
+
+
 def _read_results(path: Path | None) -> dict[tuple[str, int], tuple[int, str, str]]:
-    """Mutants already run (a results file written by an earlier, perhaps interrupted, run)."""
+    """Mutants already run on the current source of their module (a results file written by an
+    earlier, perhaps interrupted, run; rows of another version of the module are ignored)."""
     done: dict[tuple[str, int], tuple[int, str, str]] = {}
     if path is None or not path.exists():
         return done
+    hashes: dict[str, str | None] = {}
     for row in path.read_text().splitlines():
         parts = row.split("\t")
-        if len(parts) == 5 and parts[1].isdigit() and parts[2].isdigit():
-            done[(parts[0], int(parts[1]))] = (int(parts[2]), parts[3], parts[4])
+        if len(parts) != 6 or not parts[1].isdigit() or not parts[2].isdigit():
+            continue
+        module = parts[0]
+        if module not in hashes:
+            hashes[module] = source_hash(module) if (PACKAGE / module).exists() else None
+        if parts[5] == hashes[module]:
+            done[(module, int(parts[1]))] = (int(parts[2]), parts[3], parts[4])
     return done
 
 
@@ -1077,17 +1134,29 @@ def main(argv: list[str] | None = None) -> int:
         # across modules instead of waiting for the slowest mutant of each.
         todo = {module: [m for m in mutants(module) if (module, m.index) not in done] for module in modules}
         todo = {module: found for module, found in todo.items() if found}
-        bases = {module: pool.submit(baseline, module) for module in todo}
+        hashes = {module: source_hash(module) for module in todo}
+        # One traced baseline per test mapping (the emulator's seven modules share one).
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for module in todo:
+            groups.setdefault(tuple(tests_for(module)), []).append(module)
+        bases = {tuple(group): pool.submit(baseline, group) for group in groups.values()}
         pending: dict[Future[tuple[Mutant, str]], Mutant] = {}
-        for module, future in bases.items():
-            outcome, seconds = future.result()
-            if outcome != "passed":
-                print(f"{module}: its tests fail before any mutation ({outcome}); skipped", flush=True)
-                continue
-            print(f"{module}: {len(todo[module])} mutants to run (tests {seconds:.1f} s)", flush=True)
-            timeout = max(20.0, 4 * seconds)
-            for m in todo[module]:
-                pending[pool.submit(run_mutant, m, timeout)] = m
+        for group, future in bases.items():
+            outcome, seconds, by_line = future.result()
+            for module in group:
+                if outcome != "passed":
+                    print(f"{module}: its tests fail before any mutation ({outcome}); skipped", flush=True)
+                    continue
+                lines = by_line[module]
+                mapped = sum(1 for m in todo[module] if m.line in lines)
+                print(
+                    f"{module}: {len(todo[module])} mutants to run (tests {seconds:.1f} s traced; "
+                    f"{mapped} on lines whose own tests run first)",
+                    flush=True,
+                )
+                timeout = max(20.0, 3 * seconds)
+                for m in todo[module]:
+                    pending[pool.submit(run_mutant, m, timeout, lines.get(m.line))] = m
         try:
             for future in as_completed(pending):
                 if args.stop_after and time.monotonic() - started > args.stop_after:
@@ -1099,7 +1168,8 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 done[(m.module, m.index)] = (m.line, outcome, m.description)
                 if out:
-                    out.write(f"{m.module}\t{m.index}\t{m.line}\t{outcome}\t{m.description}\n")
+                    row = (m.module, m.index, m.line, outcome, m.description, hashes[m.module])
+                    out.write("\t".join(map(str, row)) + "\n")
                     out.flush()
         finally:
             if out:

@@ -721,7 +721,9 @@ def _copy_tree() -> Path:
     shutil.copytree(ROOT / "src", tmp / "src", ignore=ignore)
     shutil.copytree(ROOT / "tests", tmp / "tests", ignore=ignore)
     shutil.copytree(ROOT / "resources", tmp / "resources", ignore=ignore)  # the app's presets, icons
-    shutil.copy(ROOT / "pyproject.toml", tmp / "pyproject.toml")
+    shutil.copytree(ROOT / "docs", tmp / "docs", ignore=ignore)  # tests that hold the docs to the code
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tmp / name)
     return tmp
 
 

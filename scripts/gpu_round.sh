@@ -22,7 +22,7 @@ for step in "$@"; do
     sched5) for i in 1 2 3 4 5; do timeout 60 python3 -W ignore -m simtviz schedule --grid 1232 --block 256 --work-us 20 --heavy --json 2>&1 | tail -1 | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print('registers-limited:', d['theoretical']['blocks_per_sm'], d['driver_blocks_per_sm'], d['measured']['max_resident_blocks_per_sm'], d['measured']['waves'])"; done | tee "$OUT/sched5.txt";;
     gpupar) timeout ${GPUPAR_S:-400} python3 -m pytest -q -o qt_api=pyside6 -m gpu tests/gpu -n 6 --dist loadfile -p no:cacheprovider -W ignore --tb=short 2>&1 | tail -40 | tee "$OUT/gpupar.txt";;
     qtpar) timeout ${QTPAR_S:-400} python3 -m pytest -q -o qt_api=pyside6 tests/qt -n 8 -p no:cacheprovider -W ignore --tb=short 2>&1 | tail -30 | tee "$OUT/qtpar.txt";;
-    mutation) [ -f mutation-results.tsv ] && cp mutation-results.tsv "$OUT/mutation.tsv"; timeout ${MUT_S:-540} python3 scripts/mutation.py --jobs ${MUT_JOBS:-15} --results "$OUT/mutation.tsv" --stop-after $(( ${MUT_S:-540} - 90 )) $MUT_MODULES > "$OUT/mutation.txt" 2>&1; tail -5 "$OUT/mutation.txt"; grep -c . "$OUT/mutation.tsv";;
+    mutation) [ -f mutation-results.tsv ] && cp mutation-results.tsv "$OUT/mutation.tsv"; [ -f mutation-results.lines.json ] && cp mutation-results.lines.json "$OUT/mutation.lines.json"; SIMTVIZ_BACKEND=sim timeout ${MUT_S:-540} python3 scripts/mutation.py --jobs ${MUT_JOBS:-15} --results "$OUT/mutation.tsv" --stop-after $(( ${MUT_S:-540} - 90 )) $MUT_MODULES > "$OUT/mutation.txt" 2>&1; tail -5 "$OUT/mutation.txt"; grep -c . "$OUT/mutation.tsv";;
     qt) timeout 500 python3 -m pytest -q -o qt_api=pyside6 tests/qt -p no:cacheprovider -W ignore::DeprecationWarning 2>&1 | tail -15 | tee "$OUT/qt-on-gpu.txt";;
   esac
 done

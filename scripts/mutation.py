@@ -27,10 +27,12 @@ import argparse
 import ast
 import contextlib
 import fnmatch
+import functools
 import hashlib
 import importlib
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -593,10 +595,31 @@ class Mutant:
 
 
 def tests_for(module: str) -> list[str]:
+    """The module's tests: its ``TESTS`` entry first (hand-worked files lead), then every other
+    non-GPU test file that imports it, so a test written for one module also counts against the
+    mutants of the modules it uses."""
     for pattern, tests in TESTS:
         if fnmatch.fnmatch(module, pattern):
-            return [t for t in tests if (ROOT / t).exists()]
+            mapped = [t for t in tests if (ROOT / t).exists()]
+            return mapped + [t for t in importers(module) if not _covered(t, mapped)]
     return ["tests"]
+
+
+def _covered(test: str, mapped: list[str]) -> bool:
+    return any(test == m or test.startswith(m.rstrip("/") + "/") for m in mapped)
+
+
+@functools.cache
+def importers(module: str) -> list[str]:
+    """Test files (outside tests/gpu) that name ``module`` in an import."""
+    dotted = "simtviz." + module.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+    parent, _, leaf = dotted.rpartition(".")
+    named = re.compile(rf"{re.escape(dotted)}(?![\w.])|from {re.escape(parent)} import [^\n]*\b{leaf}\b")
+    found = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if "gpu" not in path.relative_to(ROOT).parts and named.search(path.read_text()):
+            found.append(str(path.relative_to(ROOT)))
+    return found
 
 
 def _skipped_nodes(tree: ast.AST) -> set[int]:
@@ -1080,6 +1103,38 @@ def _read_results(path: Path | None) -> dict[tuple[str, int], tuple[int, str, st
     return done
 
 
+def tree_hash() -> str:
+    """Which version of the sources and tests a traced baseline belongs to."""
+    digest = hashlib.sha1()
+    for path in sorted([*PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py")]):
+        digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+Baseline = tuple[str, float, dict[str, dict[int, list[str]]]]
+
+
+def _read_baselines(path: Path | None) -> dict[str, Baseline]:
+    """Traced baselines of an earlier run on this very tree (none when anything changed)."""
+    if path is None or not path.exists():
+        return {}
+    try:
+        saved = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if saved.get("tree") != tree_hash():
+        return {}
+    return {
+        key: (outcome, seconds, {m: {int(k): v for k, v in lines.items()} for m, lines in by_line.items()})
+        for key, (outcome, seconds, by_line) in saved.get("groups", {}).items()
+    }
+
+
+def _write_baselines(path: Path | None, groups: dict[str, Baseline]) -> None:
+    if path is not None:
+        path.write_text(json.dumps({"tree": tree_hash(), "groups": groups}))
+
+
 def _report(modules: list[str], done: dict[tuple[str, int], tuple[int, str, str]]) -> tuple[int, int]:
     """Per-module counts and survivors of the mutants in ``done``; returns (run, survived)."""
     total = survived = 0
@@ -1141,10 +1196,23 @@ def main(argv: list[str] | None = None) -> int:
         groups: dict[tuple[str, ...], list[str]] = {}
         for module in todo:
             groups.setdefault(tuple(tests_for(module)), []).append(module)
-        bases = {tuple(group): pool.submit(baseline, group) for group in groups.values()}
+        # Traced baselines are kept beside the results, keyed by the whole tree's hash, so a run
+        # resumed on another machine (or after a timeout) does not trace them again.
+        cache_path = args.results.with_suffix(".lines.json") if args.results else None
+        cache = _read_baselines(cache_path)
+        bases: dict[tuple[str, ...], Future[tuple[str, float, dict[str, dict[int, list[str]]]]]] = {}
+        for group in groups.values():
+            if (key := "|".join(group)) in cache:
+                bases[tuple(group)] = Future()
+                bases[tuple(group)].set_result(cache[key])
+            else:
+                bases[tuple(group)] = pool.submit(baseline, group)
         pending: dict[Future[tuple[Mutant, str]], Mutant] = {}
         for group, future in bases.items():
             outcome, seconds, by_line = future.result()
+            if outcome == "passed":
+                cache["|".join(group)] = (outcome, seconds, by_line)
+                _write_baselines(cache_path, cache)
             for module in group:
                 if outcome != "passed":
                     print(f"{module}: its tests fail before any mutation ({outcome}); skipped", flush=True)

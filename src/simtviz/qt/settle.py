@@ -79,22 +79,27 @@ class Settle(QObject):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
             if self._requests == seen:
                 break
-        if not self._busy and measure_axes(self._widget):
-            self._busy = True  # an axis took a new width: its plot lays out again first
+        if not self._busy and measure_plots(self._widget):
+            self._busy = True  # an axis took a new width, a line new bounds: one more turn first
         if not self._busy or self._turns >= MAX_TURNS:
             self.release()
         self._busy = False
 
 
-def measure_axes(root: QWidget) -> bool:
-    """Draw the pyqtgraph axes shown in ``root`` that have no picture yet, ahead of the paint;
-    True when one of them changed its width (or height) for its labels.
+def measure_plots(root: QWidget) -> bool:
+    """Do, ahead of the paint, what painting the pyqtgraph plots shown in ``root`` would do and
+    would then paint again for: draw the axes that have no picture yet, and work out the bounds of
+    the infinite lines. True when one of them changed its size (an axis its width or height for
+    its labels, a line its bounds).
 
     pyqtgraph measures an axis's tick labels only while painting it, and when they need more
     (or much less) room than before (a new font size, other ticks after a resize) it resizes the
     axis then: its plot lays out again and paints a second and a third time, after the frame
-    (the index map 13–18 ms each at 1920 × 1080). Measured here, while the page is held, the
-    layout settles first; the picture made is the one the paint would make, so it is kept.
+    (the index map 13–18 ms each at 1920 × 1080). An ``InfiniteLine`` (the occupancy chart's
+    "this launch" marker) works its bounds out when the paint first asks for them after the view
+    changed, and announces the change then: the chart painted twice per presentation toggle.
+    Measured here, while the page is held, the layout settles first; the picture made is the one
+    the paint would make, so it is kept, and so are the bounds.
     """
     pg = sys.modules.get("pyqtgraph")
     if pg is None:
@@ -105,12 +110,24 @@ def measure_axes(root: QWidget) -> bool:
         if not view.isVisible() or scene is None:
             continue
         # What the paint does first: a view box set to follow its data ranges itself now, so the
-        # axes are drawn for the range they will show.
+        # axes are drawn (and the lines bounded) for the range they will show.
         scene.prepareForPaint()
         for item in scene.items():
-            if isinstance(item, pg.AxisItem) and item.picture is None and item.isVisible():
+            if not item.isVisible():
+                continue
+            if isinstance(item, pg.AxisItem) and item.picture is None:
                 changed |= _draw_axis(item)
+            elif isinstance(item, pg.InfiniteLine):
+                changed |= _bound_line(item)
     return changed
+
+
+def _bound_line(line: Any) -> bool:
+    """Work out ``line``'s bounds now, as its first paint since the view changed would; True when
+    they changed (pyqtgraph 0.13–0.14 caches them until the view's transform changes)."""
+    before = getattr(line, "_bounds", None)
+    line.boundingRect()
+    return bool(line._bounds != before)
 
 
 def _draw_axis(axis: Any) -> bool:

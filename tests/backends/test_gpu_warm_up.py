@@ -1,5 +1,7 @@
-"""The GPU backend's warm-up runs every path the first Run → map takes (no GPU needed here:
-the GPU calls are replaced by host recordings; tests/gpu and benchmarks/first_run_gpu.py time it)."""
+"""The GPU backend's warm-up runs every path the first Run → map takes before it reports ready,
+and leaves the rest (the other colour fields, the schedule kernels) for after ready (issue 21:
+start → ready ≤ 2.5 s). No GPU needed here: the GPU calls are replaced by host recordings;
+tests/gpu and benchmarks/first_run_gpu.py, start_phases.py time it."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ import pytest
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.oracle import expected_field
 from simtviz.core.recording import Recording
-from simtviz.core.schema import COLOR_FIELDS, RECORD_FIELDS, allocate
+from simtviz.core.schema import COLOR_FIELDS, DEFAULT_COLOR_FIELD, RECORD_FIELDS, allocate
+
+OTHER_FIELDS = [field for field in COLOR_FIELDS if field != DEFAULT_COLOR_FIELD]
 
 
 def host_recording(config: LaunchConfig, window: Any) -> Recording:
@@ -21,7 +25,9 @@ def host_recording(config: LaunchConfig, window: Any) -> Recording:
     return Recording(config, window, fields, "gpu:fake")
 
 
-def test_warm_up_draws_every_colour_field_of_1d_2d_and_3d_maps(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_warm_up_draws_the_default_colouring_now_and_every_other_field_after_ready(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from simtviz.backends.record import gpu as record_gpu
     from simtviz.core import maps
 
@@ -41,21 +47,82 @@ def test_warm_up_draws_every_colour_field_of_1d_2d_and_3d_maps(monkeypatch: pyte
     monkeypatch.setattr(record_gpu, "compile_once", lambda _backend: compiled.append(True))
     monkeypatch.setattr(record_gpu, "record_on_gpu", record)
     monkeypatch.setattr(maps, "map_images", draw)
-    record_gpu.warm_up_record(object())  # type: ignore[arg-type]
+    later = record_gpu.warm_up_record(object())  # type: ignore[arg-type]
     assert compiled == [True]
     assert recorded == [1, 2, 3]
-    assert drawn == [(rank, field) for rank in (1, 2, 3) for field in COLOR_FIELDS]
+    # Before ready: the first Run's colouring only (all 14 fields × 3 ranks made start 39 draws longer).
+    assert drawn == [(rank, DEFAULT_COLOR_FIELD) for rank in (1, 2, 3)]
+    drawn.clear()
+    for step in later:
+        step.run()
+    assert recorded == [1, 2, 3]  # the steps draw from the recordings already made
+    assert drawn == [(rank, field) for rank in (1, 2, 3) for field in OTHER_FIELDS]
+    assert [step.name for step in later][:2] == [
+        f"record: {OTHER_FIELDS[0]}, 1-D",
+        f"record: {OTHER_FIELDS[1]}, 1-D",
+    ]
 
 
 def test_gpu_backend_warms_up_through_each_experiments_hook(monkeypatch: pytest.MonkeyPatch) -> None:
     # The backend imports no experiment: it calls the hooks of the experiments named in
-    # WARM_UP_GPU, in order (the record's first Run → map, then the schedule kernels).
+    # WARM_UP_GPU, in order; each does what the first Run needs and returns what can wait.
+    from simtviz.backends.base import WarmUpStep
     from simtviz.backends.gpu import GpuBackend
     from simtviz.backends.record import gpu as record_gpu
     from simtviz.backends.schedule import occupancy
 
     calls: list[str] = []
-    monkeypatch.setattr(record_gpu, "warm_up_record", lambda _backend: calls.append("record"))
-    monkeypatch.setattr(occupancy, "gpu_occupancy_facts", lambda: calls.append("schedule"))
-    GpuBackend.warm_up(object())  # type: ignore[arg-type]
-    assert calls == ["record", "schedule"]
+
+    def warm_up_record(_backend: Any) -> list[WarmUpStep]:
+        calls.append("record")
+        return [WarmUpStep("record: warp, 1-D", lambda: calls.append("record later"))]
+
+    monkeypatch.setattr(record_gpu, "warm_up_record", warm_up_record)
+    monkeypatch.setattr(occupancy, "gpu_occupancy_facts", lambda: calls.append("schedule kernels"))
+    backend = GpuBackend.__new__(GpuBackend)  # no device: its __init__ asks the driver
+    assert backend.warm_ups_after_ready() == []
+    backend.warm_up()
+    # Before ready: the record's own; the schedule kernels (≈300 ms on the H200) wait.
+    assert calls == ["record"]
+    after = backend.warm_ups_after_ready()
+    assert [step.name for step in after] == ["record: warp, 1-D", "schedule kernels"]
+    for step in after:
+        step.run()
+    assert calls == ["record", "record later", "schedule kernels"]
+
+
+def test_the_gpu_warm_up_before_ready_leaves_the_schedule_kernels_and_other_fields(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole before-ready list, through the real hooks (GPU launches replaced)."""
+    from simtviz.backends.gpu import GpuBackend
+    from simtviz.backends.record import gpu as record_gpu
+    from simtviz.backends.schedule import occupancy
+    from simtviz.core import maps
+
+    before: list[str] = []
+    ready = [False]
+
+    def record(_backend: Any, request: Any, _progress: Any = None) -> Recording:
+        return host_recording(request.config, request.chosen_window)
+
+    def draw(recording: Recording, field: str, _planes: tuple[int, ...]) -> None:
+        (before if not ready[0] else after_names).append(f"{field}, {recording.config.rank}-D")
+
+    after_names: list[str] = []
+    monkeypatch.setattr(record_gpu, "compile_once", lambda _backend: before.append("compile_once"))
+    monkeypatch.setattr(record_gpu, "record_on_gpu", record)
+    monkeypatch.setattr(maps, "map_images", draw)
+    monkeypatch.setattr(
+        occupancy,
+        "gpu_occupancy_facts",
+        lambda: (before if not ready[0] else after_names).append("schedule kernels"),
+    )
+    backend = GpuBackend.__new__(GpuBackend)
+    backend.warm_up()
+    ready[0] = True
+    for step in backend.warm_ups_after_ready():
+        step.run()
+    assert before == ["compile_once"] + [f"{DEFAULT_COLOR_FIELD}, {rank}-D" for rank in (1, 2, 3)]
+    assert "schedule kernels" in after_names
+    assert {f"{field}, {rank}-D" for field in OTHER_FIELDS for rank in (1, 2, 3)} <= set(after_names)

@@ -37,6 +37,7 @@ __all__ = [
     "BackendInfo",
     "BackendKind",
     "Progress",
+    "WarmUpStep",
     "check_size",
     "simulated_rejection",
 ]
@@ -91,6 +92,15 @@ class BackendInfo:
     def needs_confirmation(self, threads: int) -> bool:
         """True when ``threads`` threads would run too long here to start without asking."""
         return threads > self.max_threads_unasked
+
+
+@dataclass(frozen=True, slots=True)
+class WarmUpStep:
+    """One piece of warm-up the first Run does not need (a colour field the map is not coloured
+    by, the schedule kernels): run on the backend's worker after ready, at low priority."""
+
+    name: str  # for the log and the benchmarks: "record: blockIdx.x, 2-D"
+    run: Callable[[], object]
 
 
 def zero_dimension_text(config: LaunchConfig) -> str | None:
@@ -243,6 +253,11 @@ class Backend(ABC):
     def warm_up(self) -> None:
         """Prepare ahead of the first run (start a process, compile), so that run is not slow."""
         return None
+
+    def warm_ups_after_ready(self) -> list[WarmUpStep]:
+        """What ``warm_up`` left for after ready (the start waits for none of it), in order; the
+        session runs each on the worker at low priority."""
+        return []
 
     def to_host(self, recording: Recording) -> Recording:
         """``recording`` with every field in host memory (a host recording as it is)."""

@@ -36,8 +36,9 @@ BUILTIN: dict[str, str] = {
     "exercise": "simtviz.backends.exercise",
 }
 
-# Experiments whose ``warm_up_gpu(backend)`` hook the GPU backend calls before the first Run, in
-# this order (named, not imported: the backend imports no experiment).
+# Experiments whose ``warm_up_gpu(backend)`` hook the GPU backend calls before it reports ready,
+# in this order (named, not imported: the backend imports no experiment). A hook does what the
+# first Run needs and returns the rest as ``WarmUpStep``s, run after ready at low priority.
 WARM_UP_GPU: tuple[str, ...] = ("record", "schedule")
 
 # What an experiment takes (only ever passed in) and gives (only ever returned): an experiment

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from simtviz.backends import experiment as experiments
-from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress
+from simtviz.backends.base import Backend, BackendInfo, BackendKind, Progress, WarmUpStep
 from simtviz.backends.cuda_tools import device_limits, to_host_pinned
 from simtviz.backends.experiment import AnyExperiment
 from simtviz.backends.selection import activate
@@ -32,6 +32,7 @@ class GpuBackend(Backend):
             raise BackendUnavailable("numba-cuda finds no usable NVIDIA GPU on this machine")
         self.cp: Any = cupy
         self.cuda: Any = cuda
+        self._after_ready: list[WarmUpStep] = []
         limits = device_limits(cuda.get_current_device())
         cc = limits.compute_capability or (0, 0)
         self._info = BackendInfo(
@@ -45,14 +46,20 @@ class GpuBackend(Backend):
         return self._info
 
     def warm_up(self) -> None:
-        """Compile, before Run is enabled, everything the first runs use: each experiment's
-        ``warm_up_gpu(backend)`` hook (the record's Run → map; the schedule kernels, whose
-        registers the occupancy panel asks for as soon as the backend is ready). The session
-        calls this on the worker at start."""
+        """Compile, before Run is enabled, what the first Run uses, through each experiment's
+        ``warm_up_gpu(backend)`` hook (the record's Run → map in the default colouring); each
+        hook returns the steps that can wait (the other colour fields, the schedule kernels),
+        kept for ``warm_ups_after_ready``. The session calls this on the worker at start."""
+        after: list[WarmUpStep] = []
         for name in experiments.WARM_UP_GPU:
             hook = getattr(experiments.get(name), "warm_up_gpu", None)
             if callable(hook):
-                hook(self)
+                after.extend(hook(self) or ())
+        self._after_ready = after
+
+    def warm_ups_after_ready(self) -> list[WarmUpStep]:
+        """The hooks' deferred steps (run on the worker: this process's one owner of CUDA)."""
+        return list(getattr(self, "_after_ready", ()))
 
     def execute(self, experiment: AnyExperiment, request: Any, progress: Progress | None) -> Any:
         return experiment.run_gpu(self, request, progress)

@@ -141,6 +141,10 @@ def _start_order(f: dict[str, Any], _c: LaunchConfig, xp: ModuleType, hardware: 
     return order.reshape(t.shape).astype(xp.int64)
 
 
+# What the index map is coloured by until the user picks another (the GPU warm-up before ready
+# prepares this one only).
+DEFAULT_COLOR_FIELD = "global linear index"
+
 # In the order the colour menu lists them.
 COLOR_FIELDS: dict[str, ColorField] = {
     "global linear index": ColorField(False, False, _global_linear),

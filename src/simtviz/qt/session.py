@@ -88,6 +88,11 @@ def backend_factory(flag: str) -> Callable[[], Backend]:
     return make
 
 
+def _step_work(run: Callable[[], object]) -> Callable[[Backend, Callable[[float], None]], object]:
+    """A warm-up step as a worker job (the step needs neither the backend nor progress)."""
+    return lambda _backend, _progress: run()
+
+
 def _write(
     recording: Recording, fmt: str, target: Path, progress: Callable[[float], None] | None = None
 ) -> Path:
@@ -184,6 +189,10 @@ class RunSession(QObject):
         self._no_backend = False
         self._info = backend.info()
         self.backendReady.emit(self._info)
+        # The GPU warm-up the first Run does not need (the other colour fields, the schedule
+        # kernels): on the worker, CUDA's one owner, after anything the user asks for.
+        for step in backend.warm_ups_after_ready():
+            self.bridge.submit(f"warm-up: {step.name}", _step_work(step.run), low_priority=True)
 
     def _on_backend_failed(self, exc: BaseException, tb: str) -> None:
         self._no_backend = True

@@ -18,6 +18,7 @@ from PySide6.QtCore import QByteArray, QSettings
 
 from simtviz.core.launch import Dim3, LaunchConfig
 from simtviz.core.recording import COLOR_FIELDS
+from simtviz.core.schema import DEFAULT_COLOR_FIELD
 from simtviz.core.window import DEFAULT_BUDGET_THREADS
 from simtviz.qt.theme import THEMES
 
@@ -36,7 +37,7 @@ MAX_SETTINGS_BYTES = 4_000_000
 class AppSettings:
     grid: Dim3 = field(default_factory=lambda: Dim3(4, 3, 1))
     block: Dim3 = field(default_factory=lambda: Dim3(8, 4, 1))
-    color: str = "global linear index"
+    color: str = DEFAULT_COLOR_FIELD
     theme: str = "light"
     presentation: bool = False
     tiled: bool = False

@@ -35,7 +35,8 @@ class WorkerBridge(QObject):
 
     Results for a job that is no longer the latest of its ``kind`` are dropped (a stale request),
     so a slow run can never overwrite a newer one. ``quiet`` jobs (a map image, one thread's record)
-    do not make the bridge busy: fetching a tooltip must not grey out Run.
+    do not make the bridge busy: fetching a tooltip must not grey out Run. ``low_priority`` jobs
+    (quiet too) wait until the user waits for nothing (``jobs.Worker``); ``cancel`` leaves them.
     """
 
     ready = Signal(object)  # Backend
@@ -92,8 +93,10 @@ class WorkerBridge(QObject):
         on_error: Callable[[BaseException, str], None] | None = None,
         on_progress: Callable[[float], None] | None = None,
         quiet: bool = False,
+        low_priority: bool = False,
     ) -> Job:
         """Run ``work(backend, progress)`` on the worker; callbacks come back on the GUI thread."""
+        quiet = quiet or low_priority  # nobody waits for it: Run stays enabled
         if not quiet:
             self._running += 1
             if self._running == 1:
@@ -116,12 +119,13 @@ class WorkerBridge(QObject):
             if on_progress:
                 self._deliver.emit(lambda: self._latest.get(job.kind) == job.id and on_progress(fraction), ())
 
-        job = self._worker.submit(kind, work, result, error, progress)
+        job = self._worker.submit(kind, work, result, error, progress, low_priority=low_priority)
         self._latest[kind] = job.id
         return job
 
     def cancel(self) -> None:
-        """Stop the running job; its error callback receives ``Cancelled``."""
+        """Stop the running user job and the queued ones (not the low-priority ones); their error
+        callbacks receive ``Cancelled``."""
         self._worker.cancel()
 
     def shutdown(self, timeout: float = 1.5) -> bool:

@@ -7,7 +7,14 @@ keeps the record on the device; the simulator half (``record.sim``) fills NumPy 
 
 from __future__ import annotations
 
-from simtviz.backends.base import Backend, BackendInfo, Progress, check_size, simulated_rejection
+from simtviz.backends.base import (
+    Backend,
+    BackendInfo,
+    Progress,
+    WarmUpStep,
+    check_size,
+    simulated_rejection,
+)
 from simtviz.backends.experiment import Experiment, register
 from simtviz.core.limits import validate
 from simtviz.core.record import RecordRequest
@@ -34,11 +41,12 @@ class RecordExperiment:
 
         return record_on_gpu(backend, request, progress)
 
-    def warm_up_gpu(self, backend: Backend) -> None:
-        """Run every GPU path the first Run → map takes (``record.gpu.warm_up_record``)."""
+    def warm_up_gpu(self, backend: Backend) -> list[WarmUpStep]:
+        """Run every GPU path the first Run → map takes; the other colour fields are returned
+        for after ready (``record.gpu.warm_up_record``)."""
         from simtviz.backends.record.gpu import warm_up_record
 
-        warm_up_record(backend)
+        return warm_up_record(backend)
 
     def run_sim(self, request: RecordRequest, info: BackendInfo, progress: Progress | None) -> Recording:
         from simtviz.backends.record.sim import record_in_simulator

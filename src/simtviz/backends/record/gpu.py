@@ -7,18 +7,19 @@ crosses to the host, through pinned memory (a 64 MB copy: 1.2 ms pinned, 20 ms p
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from simtviz.backends.base import Backend, Progress
+from simtviz.backends.base import Backend, Progress, WarmUpStep
 from simtviz.backends.cuda_tools import launch_or_reject, synchronize_or_fail, to_host_pinned
 from simtviz.backends.gpu_timing import GpuTimer
 from simtviz.core.errors import OutOfDeviceMemory
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.oracle import CHECKED_FIELDS, Mismatch, Verification, expected_field
 from simtviz.core.recording import Recording
-from simtviz.core.schema import RECORD_FIELDS, allocate, record_nbytes
+from simtviz.core.schema import COLOR_FIELDS, DEFAULT_COLOR_FIELD, RECORD_FIELDS, allocate, record_nbytes
 from simtviz.core.window import Window
 
 
@@ -156,21 +157,39 @@ WARM_LAUNCHES = (
 )
 
 
-def warm_up_record(backend: Backend) -> None:
+def warm_up_record(backend: Backend) -> list[WarmUpStep]:
     """Run every GPU path the first Run → map takes, so that none compiles then: the recording
-    kernel, the verifier, the timer's hold kernel, the span's reductions, and for each colour
-    field its values, levels, int32 cast and pinned copy (on the H200 these made the first Run
-    after start take 1.8–4.6 s; later runs ≈60 ms)."""
+    kernel, the verifier, the timer's hold kernel, the span's reductions, and the default colour
+    field's values, levels, int32 cast and pinned copy, with the inspector's first thread (on the
+    H200 these made the first Run after start take 1.8–4.6 s; later runs ≈60 ms).
+
+    Returned, for after ready: the same for every other colour field, one step per field and rank
+    (CuPy compiles each field's kernels on first use; a user who picks one soon finds it ready,
+    and a Run pressed meanwhile waits for one step at most, not for all 39).
+    """
     from simtviz.backends.record import RecordRequest
-    from simtviz.core.maps import map_images
-    from simtviz.core.schema import COLOR_FIELDS
 
     compile_once(backend)
+    later: list[WarmUpStep] = []
     for config in WARM_LAUNCHES:
         recording = record_on_gpu(backend, RecordRequest(config, Window.full(config)))
-        for field in COLOR_FIELDS:
-            map_images(recording, field, (0,))
+        _draw(recording, DEFAULT_COLOR_FIELD)
         recording.thread_at(0)  # the inspector's first hover
+        for field in COLOR_FIELDS:
+            if field != DEFAULT_COLOR_FIELD:
+                later.append(WarmUpStep(f"record: {field}, {config.rank}-D", _drawing(recording, field)))
+    return later
+
+
+def _drawing(recording: Recording, field: str) -> Callable[[], None]:
+    return lambda: _draw(recording, field)
+
+
+def _draw(recording: Recording, field: str) -> None:
+    """The map image of ``field``'s first plane, as the index map asks for it."""
+    from simtviz.core import maps
+
+    maps.map_images(recording, field, (0,))
 
 
 def first_mismatch_at(row: int, fields: dict[str, Any], config: LaunchConfig, window: Window) -> Mismatch:

@@ -219,7 +219,7 @@ class OccupancyView(QWidget):
             on_error=lambda exc, _tb: self.occupancyNote.setText(
                 f"Could not read this GPU's attributes: {html.escape(str(exc))}"
             ),
-            quiet=True,
+            low_priority=True,  # compiles the schedule kernels (≈300 ms): a Run goes first
         )
 
     def set_gpu_facts(self, facts: GpuOccupancyFacts) -> None:
@@ -254,7 +254,7 @@ class OccupancyView(QWidget):
             "occupancy-driver",
             lambda _backend, _progress: driver_figure(*key),
             on_result=arrived,
-            quiet=True,
+            low_priority=True,  # a figure beside the theory's: a Run goes first
         )
 
     # ----- state -----

@@ -14,8 +14,12 @@ The CPU column is the process's own CPU time (all threads) at each mark: steadie
 time on a shared machine. ``--profile`` prints where the GUI thread spent its time until ready
 (cProfile, by own time).
 
-``--bare`` (the GPU machine): the old no-window phases: the imports, the CUDA context, the GPU
-backend, the record warm-up and the occupancy facts.
+``--bare`` (the GPU machine): the no-window phases: the imports, the CUDA context, the GPU
+backend, then its warm-up as the app does it: ``compile_once`` (the recording kernel, the
+verifier, the hold kernel), the rest before ready (``warm_up`` less ``compile_once``: the three
+ranks' launches, the default colouring, the first thread), "ready", then each after-ready step
+(``warm_ups_after_ready``: the other colour fields per rank, the schedule kernels) with its own
+time and their sum. Start → ready waits for the phases up to "ready" only.
 """
 
 from __future__ import annotations
@@ -198,10 +202,18 @@ cuda.current_context(); mark("context")
 import cupy as cp; cp.zeros(1).sum(); mark("cupy first op")
 from simtviz.backends import create_backend
 b = create_backend("gpu", in_process=True); mark("create_backend")
-from simtviz.backends.record.gpu import warm_up_record
-warm_up_record(b); mark("warm_up_record")
-from simtviz.backends.schedule.occupancy import gpu_occupancy_facts
-gpu_occupancy_facts(); mark("occupancy facts")
+from simtviz.backends.record import gpu as record_gpu
+record_gpu.compile_once(b); mark("compile_once")
+b.warm_up(); mark("warm_up (rest before ready)")  # compile_once is done: it returns at once
+mark("ready")
+steps = b.warm_ups_after_ready()
+t_after = time.perf_counter()
+for step in steps:
+    t_step = time.perf_counter()
+    step.run()
+    print(f"  after ready: {step.name:40s} {time.perf_counter()-t_step:6.3f}", flush=True)
+print(f"after-ready steps ({len(steps)}) in all      {time.perf_counter()-t_after:6.3f}", flush=True)
+mark("after-ready steps done")
 """
 
 

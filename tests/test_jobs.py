@@ -173,3 +173,13 @@ def test_shutdown_reports_the_queued_low_priority_jobs_cancelled() -> None:
     release.set()
     assert w.shutdown(WAIT_S)
     assert len(errors) == 1 and isinstance(errors[0], Cancelled)
+
+
+def test_a_job_submitted_after_shutdown_never_runs() -> None:
+    w = Worker(Idle)
+    assert finished(w).wait(WAIT_S)
+    assert w.shutdown(WAIT_S)
+    ran: list[str] = []
+    job = w.submit("run", lambda _b, _p: ran.append("run"))
+    time.sleep(0.05)
+    assert ran == [] and job.cancelled.is_set()

@@ -94,6 +94,8 @@ class Worker:
     ) -> Job:
         job = Job(next(self._ids), kind, work, on_result, on_error, on_progress, low_priority=low_priority)
         with self._wake:
+            if self._stopping:
+                job.cancelled.set()  # after shutdown: reported cancelled, never run
             (self._low if low_priority else self._user).append(job)
             self._wake.notify()
         return job

@@ -1,8 +1,8 @@
 """Where the desktop app's start goes, phase by phase, in fresh processes (issue 21: start → ready
 ≤ 2.5 s on the GPU machine).
 
-    python benchmarks/start_phases.py [--backend emu|sim|gpu] [--runs 5] [--profile]
-    python benchmarks/start_phases.py --bare [--runs 2]      (GPU machine: no window)
+    python benchmarks/start_phases.py [--backend emu|sim|gpu] [--runs 5] [--profile] [--hide scipy]
+    python benchmarks/start_phases.py --bare [--runs 2] [--profile]   (GPU machine: no window)
 
 Window mode (default): each run is a new Python process that starts the app as ``simtviz`` does
 (``qt.app.run_app``, offscreen, settings in a temporary file) and prints the seconds since the
@@ -45,7 +45,21 @@ WATCHED = (
     ("simtviz.qt.main_window", "window modules imported"),
 )
 
-WINDOW_CHILD = r"""
+# --hide: packages the process cannot import, as on an install of simtviz's own dependencies (the
+# GPU machine's image has scipy, which numba-cuda imports at its first kernel only to ask whether
+# a BLAS is there: ≈0.45 s of the H200's start).
+HIDE = r"""
+import importlib.abc as _abc, os as _os, sys as _sys
+class _Hide(_abc.MetaPathFinder):
+    names = tuple(n for n in _os.environ.get("START_PHASES_HIDE", "").split(",") if n)
+    def find_spec(self, name, path, target=None):
+        if any(name == n or name.startswith(n + ".") for n in self.names):
+            raise ModuleNotFoundError(f"No module named {name!r} (start_phases --hide)", name=name)
+        return None
+_sys.meta_path.insert(0, _Hide())
+"""
+
+WINDOW_CHILD_BODY = r"""
 import importlib.abc, importlib.machinery, json, os, sys, threading, time
 T0 = float(os.environ["START_PHASES_T0"])
 marks = []
@@ -157,6 +171,9 @@ if profile is not None:
 """
 
 
+WINDOW_CHILD = HIDE + WINDOW_CHILD_BODY
+
+
 def window_run(backend: str, profile: bool) -> list[tuple[str, float, str, float]]:
     """One fresh process: [(phase, seconds since the process started, thread, CPU seconds)]."""
     settings_home = tempfile.mkdtemp()
@@ -185,7 +202,9 @@ def window_run(backend: str, profile: bool) -> list[tuple[str, float, str, float
     return [tuple(m) for m in json.loads(lines[-1][len("MARKS ") :])]  # (phase, s, thread, CPU s)
 
 
-BARE_CHILD = r"""
+BARE_CHILD = (
+    HIDE
+    + r"""
 import time, os, sys
 t0 = time.perf_counter()
 def mark(n):
@@ -203,8 +222,16 @@ import cupy as cp; cp.zeros(1).sum(); mark("cupy first op")
 from simtviz.backends import create_backend
 b = create_backend("gpu", in_process=True); mark("create_backend")
 from simtviz.backends.record import gpu as record_gpu
+prof = None
+if os.environ.get("START_PHASES_PROFILE"):
+    import cProfile, pstats
+    prof = cProfile.Profile(); prof.enable()
 record_gpu.compile_once(b); mark("compile_once")
 b.warm_up(); mark("warm_up (rest before ready)")  # compile_once is done: it returns at once
+if prof is not None:
+    prof.disable()
+    for key in ("cumulative", "tottime"):
+        pstats.Stats(prof).sort_stats(key).print_stats(35)
 mark("ready")
 steps = b.warm_ups_after_ready()
 t_after = time.perf_counter()
@@ -215,6 +242,7 @@ for step in steps:
 print(f"after-ready steps ({len(steps)}) in all      {time.perf_counter()-t_after:6.3f}", flush=True)
 mark("after-ready steps done")
 """
+)
 
 
 def main() -> None:
@@ -223,11 +251,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--profile", action="store_true", help="cProfile the GUI thread of one run")
     parser.add_argument("--bare", action="store_true", help="no window: the GPU backend's own phases")
+    parser.add_argument("--hide", default="", help="packages not importable (comma-separated), e.g. scipy")
     args = parser.parse_args()
+    os.environ["START_PHASES_HIDE"] = args.hide
+    if args.hide:
+        print(f"hidden from the app: {args.hide}")
     if args.bare:
         for i in range(args.runs):
             print("--- run", i, flush=True)
-            subprocess.run([sys.executable, "-W", "ignore", "-c", BARE_CHILD], check=False)
+            # --profile: cProfile of the warm-up before ready (compile_once and the rest), last run only
+            # (the first on a fresh machine fills the caches).
+            env = dict(os.environ, START_PHASES_PROFILE="1" if args.profile and i == args.runs - 1 else "")
+            subprocess.run([sys.executable, "-W", "ignore", "-c", BARE_CHILD], check=False, env=env)
         return
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} CPUs, load average {load:.1f}, backend {args.backend}, {args.runs} runs")

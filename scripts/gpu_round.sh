@@ -11,7 +11,8 @@ for step in "$@"; do
   case $step in
     trace_bench) timeout 200 python3 -W ignore benchmarks/trace_gpu.py --out "$OUT/trace_gpu.json" > "$OUT/trace_gpu.txt" 2>&1; tail -40 "$OUT/trace_gpu.txt";;
     first_profile) timeout 150 python3 -W ignore benchmarks/first_run_profile.py > "$OUT/first_profile.txt" 2>&1; head -120 "$OUT/first_profile.txt";;
-    start_phases) timeout 200 python3 -W ignore benchmarks/start_phases.py --backend gpu --runs ${SP_RUNS:-5} 2>&1 | tee "$OUT/start_phases.txt";;
+    start_phases) timeout 200 python3 -W ignore benchmarks/start_phases.py --backend gpu --runs ${SP_RUNS:-5} ${SP_HIDE:+--hide $SP_HIDE} 2>&1 | tee "$OUT/start_phases.txt";;
+    start_bare) timeout 200 python3 -W ignore benchmarks/start_phases.py --bare --runs ${SP_RUNS:-2} ${SP_PROFILE:-} ${SP_HIDE:+--hide $SP_HIDE} 2>&1 | tee "$OUT/start_bare.txt";;
     first_run_ab) for v in 0 1; do echo "FIRST_RUN_TABS_LATER=$v"; FIRST_RUN_TABS_LATER=$v timeout 150 python3 -W ignore benchmarks/first_run_gpu.py 5 2>&1; done | tee "$OUT/first_run_ab.txt";;
     first_run) timeout 150 python3 -W ignore benchmarks/first_run_gpu.py 5 2>&1 | tee "$OUT/first_run.txt";;
     analysis) timeout 120 python3 -W ignore benchmarks/trace_analysis.py --xp cupy 2>&1 | tee "$OUT/analysis.txt"; timeout 120 python3 -W ignore benchmarks/trace_analysis.py --xp cupy --accesses 1000000 2>&1 | tee -a "$OUT/analysis.txt";;

@@ -126,3 +126,39 @@ def test_the_gpu_warm_up_before_ready_leaves_the_schedule_kernels_and_other_fiel
     assert before == ["compile_once"] + [f"{DEFAULT_COLOR_FIELD}, {rank}-D" for rank in (1, 2, 3)]
     assert "schedule kernels" in after_names
     assert {f"{field}, {rank}-D" for field in OTHER_FIELDS for rank in (1, 2, 3)} <= set(after_names)
+
+
+class _Runtime:
+    def __init__(self, error: Exception | None) -> None:
+        self.error = error
+        self.freed: list[int] = []
+
+    def free(self, pointer: int) -> None:
+        self.freed.append(pointer)
+        if self.error is not None:
+            raise self.error
+
+
+class _CuPy:
+    def __init__(self, error: Exception | None = None) -> None:
+        self.cuda = type("cuda", (), {})()
+        self.cuda.runtime = _Runtime(error)
+
+
+def test_the_cuda_runtime_is_started_before_numba_is_imported() -> None:
+    # cudaFree(0) on the worker right after CuPy's import: the driver's start (≈0.3 s on the
+    # H200) then runs beside the window's imports instead of after numba's.
+    from simtviz.backends.gpu import _start_cuda_early
+
+    cupy = _CuPy()
+    _start_cuda_early(cupy)
+    assert cupy.cuda.runtime.freed == [0]
+
+
+def test_a_machine_without_a_usable_gpu_gets_no_driver_error_from_the_early_start() -> None:
+    # The student then reads numba's plain "finds no usable NVIDIA GPU", never a CUDA error name.
+    from simtviz.backends.gpu import _start_cuda_early
+
+    cupy = _CuPy(RuntimeError("cudaErrorInsufficientDriver: CUDA driver version is insufficient"))
+    _start_cuda_early(cupy)  # raises nothing
+    assert cupy.cuda.runtime.freed == [0]

@@ -162,3 +162,67 @@ def test_a_machine_without_a_usable_gpu_gets_no_driver_error_from_the_early_star
     cupy = _CuPy(RuntimeError("cudaErrorInsufficientDriver: CUDA driver version is insufficient"))
     _start_cuda_early(cupy)  # raises nothing
     assert cupy.cuda.runtime.freed == [0]
+
+
+def _package_with_probe(root: Any) -> None:
+    # A stand-in for scipy (records that it was imported) and a module probing for it the way
+    # numba-cuda's arraymath probes for scipy's BLAS.
+    (root / "fakeblas").mkdir()
+    (root / "fakeblas" / "__init__.py").write_text("")
+    (root / "fakeblas" / "linalg.py").write_text("import builtins\nbuiltins.fakeblas_imported = True\n")
+    (root / "probing.py").write_text(
+        "try:\n    import fakeblas.linalg\n    HAVE = True\nexcept ImportError:\n    HAVE = False\n"
+    )
+
+
+def test_import_without_answers_the_probe_no_without_importing_it(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import builtins
+    import sys
+
+    from simtviz.backends.gpu import import_without
+
+    _package_with_probe(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("probing", "fakeblas", "fakeblas.linalg"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.delattr(builtins, "fakeblas_imported", raising=False)
+    finders = list(sys.meta_path)
+    import_without("probing", "fakeblas.linalg")
+    assert sys.modules["probing"].HAVE is False
+    assert not hasattr(builtins, "fakeblas_imported")
+    assert sys.meta_path == finders  # nothing left behind
+    # Afterwards the module imports as usual: a student's own code is never affected.
+    import fakeblas.linalg  # noqa: F401
+
+    assert getattr(builtins, "fakeblas_imported", False) is True
+    monkeypatch.delitem(sys.modules, "fakeblas.linalg")
+
+
+def test_import_without_refuses_only_on_its_own_thread(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The worker imports numba's module while the GUI thread imports pyqtgraph: the GUI thread's
+    # imports must find everything.
+    import sys
+    import threading
+
+    from simtviz.backends.gpu import _RefuseOnThisThread
+
+    _package_with_probe(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("probing", "fakeblas", "fakeblas.linalg"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    finder = _RefuseOnThisThread("fakeblas.linalg")
+    found: list[object] = []
+    thread = threading.Thread(target=lambda: found.append(finder.find_spec("fakeblas.linalg")))
+    thread.start()
+    thread.join()
+    assert found == [None]  # another thread: left to the other finders
+    with pytest.raises(ModuleNotFoundError):
+        finder.find_spec("fakeblas.linalg")
+    with pytest.raises(ModuleNotFoundError):
+        finder.find_spec("fakeblas.linalg.cython_blas")
+    assert finder.find_spec("fakeblas") is None  # the package itself, and look-alikes, are not refused
+    assert finder.find_spec("fakeblas.linalgebra") is None

@@ -7,7 +7,13 @@ The steps every GPU experiment shares (launch-or-reject, synchronize-or-fail, â€
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from simtviz.backends import experiment as experiments
@@ -28,6 +34,44 @@ def _start_cuda_early(cupy: Any) -> None:
         cupy.cuda.runtime.free(0)  # cudaFree(0): the documented way to start the runtime
 
 
+class _RefuseOnThisThread(importlib.abc.MetaPathFinder):
+    """Answers "not installed" for ``prefix`` and its submodules, on one thread only."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.thread = threading.get_ident()
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if threading.get_ident() == self.thread and (
+            fullname == self.prefix or fullname.startswith(self.prefix + ".")
+        ):
+            raise ModuleNotFoundError(f"{fullname} is not imported here", name=fullname)
+        return None
+
+
+def import_without(module: str, refused: str) -> None:
+    """Import ``module`` with ``refused`` (and its submodules) reported missing while it runs,
+    on this thread; other threads' imports, and a later ``import refused``, are unaffected."""
+    finder = _RefuseOnThisThread(refused)
+    sys.meta_path.insert(0, finder)
+    try:
+        importlib.import_module(module)
+    finally:
+        sys.meta_path.remove(finder)
+
+
+def _load_array_functions_without_blas() -> None:
+    """numba-cuda's NumPy functions for kernels probe for scipy's BLAS when first loaded (at
+    the first compile or cache load): 0.45 s on the H200 where scipy is installed, none where it
+    is not. A kernel never calls BLAS (the probe only picks ``np.dot`` for the inner products of
+    ``np.correlate``/``np.convolve``, and CUDA kernels have no ``np.dot``), so the probe is
+    answered "no BLAS" without importing scipy."""
+    with contextlib.suppress(Exception):  # a numba-cuda without that module: nothing to skip
+        import_without("numba.cuda.np.arraymath", "scipy.linalg")
+
+
 class GpuBackend(Backend):
     kind = BackendKind.GPU
 
@@ -42,6 +86,7 @@ class GpuBackend(Backend):
             raise BackendUnavailable(f"the GPU backend cannot start: {exc}") from exc
         if not cuda.is_available():
             raise BackendUnavailable("numba-cuda finds no usable NVIDIA GPU on this machine")
+        _load_array_functions_without_blas()
         self.cp: Any = cupy
         self.cuda: Any = cuda
         self._after_ready: list[WarmUpStep] = []

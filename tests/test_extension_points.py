@@ -195,7 +195,9 @@ def _changed_lines(root: Path) -> dict[str, list[str]]:
 
 
 def _run(root: Path, *args: str, timeout: int = 240) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(root / "src"), "QT_QPA_PLATFORM": "offscreen"}
+    # The toy's copy first; then what the caller had (where a machine installs Qt or numpy aside).
+    path = os.pathsep.join(p for p in (str(root / "src"), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "QT_QPA_PLATFORM": "offscreen"}
     env.pop("SIMTVIZ_BACKEND", None)
     return subprocess.run(
         [sys.executable, *args], capture_output=True, text=True, env=env, timeout=timeout, cwd=root

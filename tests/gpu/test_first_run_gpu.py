@@ -56,7 +56,7 @@ def test_the_gpu_backend_starts_without_importing_scipy() -> None:
         "from simtviz.backends.gpu import GpuBackend\n"
         "backend = GpuBackend()\n"
         "backend.warm_up()\n"
-        "import numba.cuda.np.arraymath as arraymath\n"
+        "arraymath = sys.modules['numba.cuda.np.arraymath']\n"
         "print('scipy.linalg' in sys.modules, arraymath._HAVE_BLAS)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

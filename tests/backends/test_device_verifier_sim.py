@@ -167,3 +167,30 @@ def test_lanes_past_16_of_a_48_thread_block() -> None:
     fields["laneid"][20] = 4  # 20 % 16
     counts = run_kernel(fields, Window.full(config), config)
     assert counts[BAD_ROWS] == 1 and counts[FIRST_BAD_ROW] == 20
+
+
+def test_a_2d_window_is_checked_by_its_row_origin() -> None:
+    # Grid (2, 2) × block (2, 2): 4 × 4 threads. The window at x 1, y 2, 2 × 2 holds the threads
+    # (1, 2), (2, 2), (1, 3), (2, 3), x fastest. For (x, y): threadIdx (x % 2, y % 2), blockIdx
+    # (x // 2, y // 2) — y 2 and 3 are block row 1 — and lane x % 2 + 2 (y % 2).
+    config = LaunchConfig.of((2, 2, 1), (2, 2, 1))
+    rows = [(1, 2), (2, 2), (1, 3), (2, 3)]
+    fields = {
+        "threadIdx": np.array([[x % 2, y % 2, 0] for x, y in rows], dtype=np.int32),
+        "blockIdx": np.array([[x // 2, y // 2, 0] for x, y in rows], dtype=np.int32),
+        "grid1": np.array([x for x, _ in rows], dtype=np.int64),
+        "grid2": np.array(rows, dtype=np.int64),
+        "grid3": np.array([[x, y, 0] for x, y in rows], dtype=np.int64),
+        "laneid": np.array([1, 0, 3, 2], dtype=np.int32),
+        "warp": np.zeros(4, dtype=np.int32),
+    }
+    counts = run_kernel(fields, Window((1, 2, 0), (2, 2, 1)), config)
+    assert counts[:BAD_ROWS] == [0] * len(VERIFY_FIELDS) and counts[BAD_ROWS] == 0
+    # Read as if the window started at row 0: y would be 0, 0, 1, 1 — block row 0, every
+    # grid2/grid3 y wrong; threadIdx (same parity) and lanes still right.
+    counts = run_kernel(fields, Window((1, 0, 0), (2, 2, 1)), config)
+    by_field = dict(zip(VERIFY_FIELDS, counts[:BAD_ROWS], strict=True))
+    assert by_field == {
+        "threadIdx": 0, "blockIdx": 4, "grid1": 0, "grid2": 4, "grid3": 4, "laneid": 0, "warp": 0,
+    }  # fmt: skip
+    assert counts[BAD_ROWS] == 4 and counts[FIRST_BAD_ROW] == 0

@@ -72,3 +72,33 @@ def test_bank_request_of_float64_lanes_is_two_wavefronts_the_least() -> None:
     assert half["words_per_bank"][:4] == [1, 0, 1, 0]
     # 4 lanes on words 0, 32, 64 and 0 again: 3 distinct words in bank 0 (a broadcast shares one)
     assert bank_request([0, 128, 256, 0], 1)["wavefronts"] == 3
+
+
+def test_rows_of_an_element_of_a_3d_array() -> None:
+    # T (2, 3, 4): T[1, 2, 3] is flat (1 × 3 + 2) × 4 + 3 = 23; T[0, 1, 0] is flat 4.
+    rows = [[5, 0, 1 << 1, 92, 1, 2, 3], [6, 0, 1 << 1, 16, 0, 1, 0]]
+    data = TraceData(
+        result_of(
+            rows,
+            (Site(0, 7, 4, "T", "store", 3),),
+            (ArrayInfo("T", (2, 3, 4), "float32"),),
+            (32, 1, 1),
+            (1, 1, 1),
+        )
+    )
+    assert data.flat[0].tolist() == [23, 4]
+    assert data.element_rows(0, 23).tolist() == [0] and data.element_rows(0, 4).tolist() == [1]
+    assert data.row_words(0) == "line 7: store T[1, 2, 3]"
+
+
+def test_array_maps_lay_out_3d_arrays_as_planes_of_rows(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # (2, 3, 4): 2 planes of 3 rows, one under the other: 6 rows of 4. (5, 7): as it is.
+    # 1-D 1,000 elements at width 256: ceil(1000 / 256) = 4 rows of 256; 10 elements: 1 row of 10.
+    from simtviz.qt.tabs.kernel.views import ArrayView
+
+    view = ArrayView(0)
+    qtbot.addWidget(view)
+    assert view.layout_shape((2, 3, 4), 256) == (6, 4)
+    assert view.layout_shape((5, 7), 256) == (5, 7)
+    assert view.layout_shape((1000,), 256) == (4, 256)
+    assert view.layout_shape((10,), 256) == (1, 10)

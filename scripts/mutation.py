@@ -462,6 +462,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/trace/*",
         [
+            "tests/backends/trace/test_trace_check_handworked.py",
             "tests/core/trace/test_trace_analysis_handworked.py",
             "tests/backends/trace/test_trace_sim.py",
             "tests/backends/trace/test_trace_window.py",

@@ -179,6 +179,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/isolated*.py",
         [
+            "tests/backends/test_isolated_handworked.py",
             "tests/backends/test_isolated.py",
             "tests/backends/trace/test_trace_child_limits.py",
             "tests/cli/test_trace_cli.py",

@@ -435,6 +435,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/lesson/test_lesson.py",
             "tests/backends/lesson/test_lesson_probes.py",
             "tests/backends/lesson/test_lesson_experiment.py",
+            "tests/core/lesson/test_lesson_try_its_handworked.py",
             # every claim and question of every step, run on the simulator
             "tests/core/lesson/test_lesson_walk.py",
             "tests/core/lesson/test_lesson_questions.py",

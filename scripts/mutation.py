@@ -509,7 +509,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ("backends/experiment.py", ["tests/backends/test_experiments.py"]),
     (
         "backends/sim_child.py",
-        ["tests/backends/test_sim_backend_faults.py", "tests/backends/test_sim_backend.py"],
+        [
+            "tests/backends/test_sim_child_handworked.py",
+            "tests/backends/test_sim_backend_faults.py",
+            "tests/backends/test_sim_backend.py",
+        ],
     ),
     (
         "kernels/trace_helpers.py",

@@ -83,3 +83,24 @@ def test_oracle_inside_a_window() -> None:
     grid2 = expected_field("grid2", config, window)
     assert tuple(grid2[0]) == (8, 4) and tuple(grid2[-1]) == (15, 11)
     assert verify(oracle_fields(config, window), config, window).ok
+
+
+def test_verify_finds_a_wrong_first_or_last_column_alone() -> None:
+    # Grid (2, 2, 2) × block (2, 2, 2): 64 threads. Only row 9's threadIdx.x is made wrong
+    # (column 0 of 3), then only row 20's grid3 z (column 2): one mismatched row each, in that
+    # field alone.
+    from simtviz.core.schema import CHECKED_FIELDS
+
+    config = LaunchConfig.of((2, 2, 2), (2, 2, 2))
+    window = Window.full(config)
+    good = {name: expected_field(name, config, window).copy() for name in CHECKED_FIELDS}
+    fields = {k: v.copy() for k, v in good.items()}
+    fields["threadIdx"][9, 0] += 1
+    result = verify(fields, config, window)
+    assert (result.matched, result.mismatched_by_field["threadIdx"]) == (63, 1)
+    first = result.first_mismatch
+    assert first is not None and (first.row, first.field) == (9, "threadIdx")
+    fields = {k: v.copy() for k, v in good.items()}
+    fields["grid3"][20, 2] += 1
+    result = verify(fields, config, window)
+    assert (result.matched, result.mismatched_by_field["grid3"]) == (63, 1)

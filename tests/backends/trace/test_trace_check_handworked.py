@@ -139,3 +139,18 @@ def test_the_simulator_asks_before_a_launch_past_its_limit() -> None:
         run_trace_sim(request(grid=(SIM_MAX_THREADS_UNASKED + 1, 1, 1), block=(1, 1, 1)))
     assert refused.value.threads == SIM_MAX_THREADS_UNASKED + 1
     assert "simulator" in str(refused.value)
+
+
+def test_the_file_s_top_level_code_raising_names_its_line() -> None:
+    # Line 2's import runs when the module is made, before the kernel exists: its error is the
+    # student's, on line 2, with the words that say it is not the kernel's.
+    from simtviz.backends.trace.sim import run_trace_sim
+    from simtviz.core.trace.model import TopLevelError
+
+    source = "from numba import cuda\nimport no_such_module_here\n" + KERNEL.split("\n", 1)[1]
+    with pytest.raises(TopLevelError) as raised:
+        run_trace_sim(request(source=source))
+    assert raised.value.line == 2
+    assert str(raised.value).startswith(
+        "line 2: ModuleNotFoundError: No module named 'no_such_module_here' (in the file's top-level code"
+    )

@@ -102,3 +102,49 @@ def test_array_maps_lay_out_3d_arrays_as_planes_of_rows(qtbot) -> None:  # type:
     assert view.layout_shape((5, 7), 256) == (5, 7)
     assert view.layout_shape((1000,), 256) == (4, 256)
     assert view.layout_shape((10,), 256) == (1, 10)
+
+
+def _stores(elements: list[tuple[int, int]], size: int) -> TraceData:
+    # (thread, element) stores into A (size,) float32 at one site
+    rows = [[t, 0, 1 << 1, 4 * e, e, 0, 0] for t, e in elements]
+    arrays = (ArrayInfo("A", (size,), "float32"),)
+    return TraceData(result_of(rows, (Site(0, 5, 4, "A", "store", 1),), arrays, (32, 1, 1), (1, 1, 1)))
+
+
+def test_an_array_map_greys_what_no_thread_touched_and_reds_a_second_writer(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # A (8,): threads 0..3 store A[0..3], thread 5 stores A[3] too; A[4..7] untouched.
+    from simtviz.qt.tabs.kernel.views import MULTI_WRITER_RGB, UNTOUCHED_RGB, ArrayView
+
+    view = ArrayView(0)
+    qtbot.addWidget(view)
+    view.show_array(_stores([(0, 0), (1, 1), (2, 2), (3, 3), (5, 3)], 8), "accesses", 256)
+    image = view.image.image
+    assert image.shape == (1, 8, 3)
+    assert [tuple(image[0, e]) for e in range(4, 8)] == [UNTOUCHED_RGB] * 4
+    assert tuple(image[0, 3]) == MULTI_WRITER_RGB
+    assert all(tuple(image[0, e]) not in (UNTOUCHED_RGB, MULTI_WRITER_RGB) for e in range(3))
+    # Coloured by accesses: A[0..2] once each, so one colour; the scale runs 1 to 2 (A[3]).
+    assert tuple(image[0, 0]) == tuple(image[0, 1]) == tuple(image[0, 2])
+    assert tuple(view.scale.levels()) == (1.0, 2.0)
+
+
+def test_a_click_names_an_element_only_inside_the_array(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # A (10,) at width 4: 3 rows of 4, the last row half empty (elements 8, 9 then padding).
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QPointF
+
+    from simtviz.qt.tabs.kernel.views import ArrayView
+
+    view = ArrayView(0)
+    qtbot.addWidget(view)
+    view.show_array(_stores([(0, 0)], 10), "accesses", 4)
+    assert (view.rows, view.cols) == (3, 4)
+    clicked: list[tuple[int, int]] = []
+    view.elementClicked.connect(lambda aid, e: clicked.append((aid, e)))
+    for x, y in [(2.5, 1.5), (1.2, 2.9), (-0.5, 1.5), (4.5, 0.5), (0.5, -0.2), (0.5, 3.1), (2.5, 2.5)]:
+        view.plot.vb.mapSceneToView = lambda _p, x=x, y=y: QPointF(x, y)
+        view._clicked(SimpleNamespace(scenePos=lambda: QPointF()))
+    # (2.5, 1.5): row 1, column 2 → element 6; (1.2, 2.9): row 2, column 1 → 9; (2.5, 2.5): 10,
+    # past the end (padding); the others lie outside the map.
+    assert clicked == [(0, 6), (0, 9)]

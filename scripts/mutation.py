@@ -483,6 +483,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/lesson/*",
         [
+            "tests/backends/lesson/test_lesson_common_handworked.py",
             "tests/backends/lesson/test_lesson_probes.py",
             "tests/backends/lesson/test_lesson_experiment.py",
             "tests/core/lesson/test_lesson_walk.py",

@@ -66,3 +66,51 @@ def test_the_kernel_is_named_by_its_name_or_its_file() -> None:
     assert _kernel_words(SimpleNamespace(kernel="double", filename="k.py")) == "'double'"
     assert _kernel_words(SimpleNamespace(kernel=None, filename="k.py")) == "in k.py"
     assert _kernel_words(SimpleNamespace()) == "in the file"
+
+
+def test_stale_trace_folders_go_and_live_ones_stay(tmp_path: Any) -> None:
+    # Folders are named simtviz-trace-<the app's pid>-*: this process's and a live process's
+    # (pid 1) stay; a finished process's goes; one of the old naming goes only after a day.
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from simtviz.backends.isolated import OLD_FOLDER_AGE_S, remove_stale_trace_temp
+
+    ended = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead_pid = int(ended.stdout)
+    names = [
+        f"simtviz-trace-{os.getpid()}-a",
+        "simtviz-trace-1-b",
+        f"simtviz-trace-{dead_pid}-c",
+        "simtviz-trace-old",
+        "simtviz-trace-new",
+    ]
+    for name in names:
+        (tmp_path / name).mkdir()
+    two_days_ago = time.time() - 2 * OLD_FOLDER_AGE_S
+    os.utime(tmp_path / "simtviz-trace-old", (two_days_ago, two_days_ago))
+    removed = remove_stale_trace_temp(str(tmp_path))
+    assert sorted(p.name for p in removed) == sorted([f"simtviz-trace-{dead_pid}-c", "simtviz-trace-old"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [f"simtviz-trace-{os.getpid()}-a", "simtviz-trace-1-b", "simtviz-trace-new"]
+    )
+
+
+def test_a_child_runs_the_simulator_only_when_asked_and_imports_this_simtviz(monkeypatch: Any) -> None:
+    import os
+    from pathlib import Path
+
+    import simtviz
+    from simtviz.backends.isolated import child_env
+
+    monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", "1")
+    src = str(Path(simtviz.__file__).resolve().parents[1])
+    assert child_env("sim")["NUMBA_ENABLE_CUDASIM"] == "1"
+    for kind in ("gpu", "emu"):
+        env = child_env(kind)
+        assert "NUMBA_ENABLE_CUDASIM" not in env
+        assert env["PYTHONPATH"].split(os.pathsep)[0] == src and env["PYTHONUNBUFFERED"] == "1"

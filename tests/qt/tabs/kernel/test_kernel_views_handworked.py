@@ -140,6 +140,7 @@ def test_a_click_names_an_element_only_inside_the_array(qtbot) -> None:  # type:
     qtbot.addWidget(view)
     view.show_array(_stores([(0, 0)], 10), "accesses", 4)
     assert (view.rows, view.cols) == (3, 4)
+    assert view.plot.vb.state["yInverted"]  # row 0 at the top, as the array is printed
     clicked: list[tuple[int, int]] = []
     view.elementClicked.connect(lambda aid, e: clicked.append((aid, e)))
     for x, y in [(2.5, 1.5), (1.2, 2.9), (-0.5, 1.5), (4.5, 0.5), (0.5, -0.2), (0.5, 3.1), (2.5, 2.5)]:

@@ -154,3 +154,49 @@ def test_the_file_s_top_level_code_raising_names_its_line() -> None:
     assert str(raised.value).startswith(
         "line 2: ModuleNotFoundError: No module named 'no_such_module_here' (in the file's top-level code"
     )
+
+
+def test_the_emulator_logs_one_row_for_a_budget_of_one_and_reports_its_progress_in_order() -> None:
+    import time
+
+    from simtviz.backends.trace.emu import run_trace_emu
+
+    shares: list[float] = []
+    started = time.perf_counter()
+    result = run_trace_emu(request(budget=1), shares.append)
+    wall = time.perf_counter() - started
+    assert result.log.shape[1] == 1 and (result.outputs["A"] == 2 * result.inputs["A"]).all()
+    assert result.compile_s is not None and 0 <= result.compile_s <= wall
+    assert result.analysis_s is not None and 0 <= result.analysis_s <= wall
+    # 0.05 before the launch, the launch's own share up to 0.35, 0.4 after it, 1.0 at the end.
+    assert shares[0] == 0.05 and 0.4 in shares and shares[-1] == 1.0
+    assert shares == sorted(shares) and all(0.05 <= s <= 1.0 for s in shares)
+    launch = [s for s in shares if 0.05 < s < 0.4]
+    assert launch and max(launch) <= 0.35
+
+
+def test_a_batch_runs_every_case_and_keeps_each_failure_with_its_case() -> None:
+    # The exercises' grader sends one batch per kernel: a case that fails on the device (an
+    # integer division by zero) is that case's result; the next case still runs.
+    from simtviz.backends.trace.batch import TraceBatch, TraceBatchResult, run_emu
+    from simtviz.core.errors import KernelFailed
+    from simtviz.core.trace.model import TraceResult
+
+    dividing = KERNEL.replace("A[i] = 2 * A[i]", "A[i] = A[i] // (i - i)")
+    cases = (
+        request(time_limit_s=5.0, kernel="double", filename="first.py"),
+        request(source=dividing, args={"A": "int32[32]"}, time_limit_s=9.0, filename="second.py"),
+        request(args={"A": "float32[8]"}, block=(8, 1, 1), time_limit_s=2.0),
+    )
+    batch = TraceBatch(cases)
+    assert (batch.time_limit_s, batch.kernel, batch.filename) == (9.0, "double", "first.py")
+    out = run_emu(batch)
+    assert isinstance(out, TraceBatchResult) and len(out.results) == 3
+    first, second, third = out.results
+    assert isinstance(first, TraceResult) and isinstance(third, TraceResult)
+    assert (
+        isinstance(second, KernelFailed)
+        and str(second) == "line 8: ZeroDivisionError: integer division or modulo by zero"
+    )
+    assert third.log.shape[1] == 16  # 8 threads: one load and one store each
+    assert isinstance(run_emu(cases[0]), TraceResult)  # one request: its result, not a batch's

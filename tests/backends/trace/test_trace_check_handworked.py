@@ -200,3 +200,6 @@ def test_a_batch_runs_every_case_and_keeps_each_failure_with_its_case() -> None:
     )
     assert third.log.shape[1] == 16  # 8 threads: one load and one store each
     assert isinstance(run_emu(cases[0]), TraceResult)  # one request: its result, not a batch's
+    from simtviz.backends.trace.batch import run_sim
+
+    assert run_sim(cases[0]).backend == "sim"

@@ -41,6 +41,13 @@ def test_the_probes_run_the_chapter_s_sizes_by_default() -> None:
     assert (launch["n"], launch["block"], launch["grid"]) == (2059, 2048, 2)
     assert launch["failed_at"] == "nowhere" and launch["unguarded_raised"] == "IndexError"
     assert sim.library_vs_kernel()["n"] == 2**24
+    timing = sim.timing_ways()
+    assert (timing["n"], timing["block"]) == (16_777_227, 256)  # the chapter's N = 2^24 + 11
+    jit = sim.jit_timing()
+    assert (jit["n"], jit["block"], jit["grid"]) == (512, 256, 2)
+    host = sim.host_array_to_kernel()
+    assert (host["n"], host["block"], host["grid"], host["outcome"]) == (256, 256, 1, "the right answer")
+    assert sim.copy_bandwidth()["repeat"] == 5
     assert sim.copy_bandwidth()["bytes"] == 64 * 1024 * 1024 and sim.copy_bandwidth(3)["bytes"] == 3_145_728
 
 

@@ -94,3 +94,66 @@ def test_no_proc_means_no_count(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(limits, "os", SimpleNamespace(getuid=lambda: 1000, listdir=no_proc))
     assert limits.user_tasks() is None
+
+
+def _child(body: str, limits_cpu: tuple[int, int] | None = None) -> Any:
+    import os
+    import subprocess
+
+    def lower() -> None:
+        import resource
+
+        if limits_cpu is not None:
+            resource.setrlimit(resource.RLIMIT_CPU, limits_cpu)
+
+    code = "import os, resource, sys, time\n" + body
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=dict(os.environ),
+        preexec_fn=lower,
+    )
+
+
+@pytest.mark.parametrize(
+    ("start", "after"),
+    [(None, "300"), ((100, 400), "100"), ((350, 400), "300"), ((250, 250), "250")],
+)
+def test_a_gpu_checker_never_uses_more_than_300_cpu_seconds(
+    start: tuple[int, int] | None, after: str
+) -> None:
+    # No limit: 300 s. A lower one set by the user or admin stays; a higher soft one comes down.
+    done = _child(
+        "from simtviz.backends.child_limits import end_with_parent\n"
+        "end_with_parent(os.getppid())\n"
+        "print(resource.getrlimit(resource.RLIMIT_CPU)[0])\n",
+        start,
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, after), done.stderr
+
+
+def test_a_gpu_checker_ends_when_its_trace_child_is_gone() -> None:
+    # Re-parented (the trace child ended): the watch sees it within half a second and exits 3.
+    done = _child(
+        "from simtviz.backends.child_limits import end_with_parent\n"
+        "end_with_parent(os.getppid())\n"
+        "os.getppid = lambda: 1\n"
+        "time.sleep(5)\n"
+        "print('still here')\n"
+    )
+    assert (done.returncode, done.stdout) == (3, "")
+
+
+def test_a_child_whose_parent_died_before_it_started_exits_3() -> None:
+    done = _child(
+        "from simtviz.backends.child_limits import die_with_parent\ndie_with_parent(999999999)\nprint('x')\n"
+    )
+    assert (done.returncode, done.stdout) == (3, "")
+    done = _child(
+        "from simtviz.backends.child_limits import die_with_parent\n"
+        "die_with_parent(os.getppid())\n"
+        "print('x')\n"
+    )
+    assert (done.returncode, done.stdout) == (0, "x\n")

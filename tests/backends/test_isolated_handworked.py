@@ -114,3 +114,28 @@ def test_a_child_runs_the_simulator_only_when_asked_and_imports_this_simtviz(mon
         env = child_env(kind)
         assert "NUMBA_ENABLE_CUDASIM" not in env
         assert env["PYTHONPATH"].split(os.pathsep)[0] == src and env["PYTHONUNBUFFERED"] == "1"
+
+
+def test_a_child_that_cannot_start_says_where() -> None:
+    from simtviz.backends.isolated_child import _as_unavailable
+    from simtviz.core.errors import BackendUnavailable
+
+    own = LaunchTooLarge(200_000, 30.0, 131_072, "the CUDA simulator")
+    assert _as_unavailable(own, "sim") is own  # simtviz's own words pass as they are
+    failure = _as_unavailable(ImportError("No module named 'numba'"), "sim")
+    assert isinstance(failure, BackendUnavailable)
+    assert str(failure).startswith("the traced kernel's process could not start ")
+    assert str(failure).endswith(": No module named 'numba'")
+
+
+def test_a_child_ends_when_its_parent_closes_its_stdin() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from simtviz.backends.isolated_child import _watch_parent\n"
+        "_watch_parent(sys.stdin.buffer)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], input=b"abc", capture_output=True, timeout=30)
+    assert done.returncode == 3, done.stderr

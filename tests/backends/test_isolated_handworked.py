@@ -139,3 +139,71 @@ def test_a_child_ends_when_its_parent_closes_its_stdin() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], input=b"abc", capture_output=True, timeout=30)
     assert done.returncode == 3, done.stderr
+
+
+def _isolated_child(*argv: str, request: Any = None) -> tuple[int, list[Any]]:
+    """Run the isolated child as the app does (``python -m``), hand it ``request`` with its stdin
+    kept open until the reply (a closed stdin means the app gave up), or close its stdin at once;
+    read back every message it wrote."""
+    import pickle
+    import subprocess
+    import sys
+
+    from simtviz.backends.isolated import child_env
+    from simtviz.backends.isolated_child import HEADER, read_message
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simtviz.backends.isolated_child", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=child_env("emu"),
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    if request is not None:
+        body = pickle.dumps(request)
+        proc.stdin.write(HEADER.pack(len(body)) + body)
+        proc.stdin.flush()
+    else:
+        proc.stdin.close()
+    messages: list[Any] = []
+    try:
+        while True:
+            messages.append(read_message(proc.stdout))
+            if messages[-1][0] in ("ok", "error"):
+                break
+    except EOFError:
+        pass
+    code = proc.wait(timeout=120)  # before closing its stdin, which would end it with status 3
+    proc.stdin.close()
+    proc.stdout.close()
+    return code, messages
+
+
+def test_the_child_says_ready_and_ends_quietly_when_no_request_comes() -> None:
+    # The app starts a child ahead of Run and may close it unused: "ready", then exit status 0.
+    import os
+
+    code, messages = _isolated_child("emu", "simtviz.backends.trace", "trace", str(os.getpid()))
+    assert code == 0 and [m[0] for m in messages] == ["ready"]
+    code, messages = _isolated_child("emu", "simtviz.backends.trace", "trace")  # no parent pid given
+    assert code == 0 and [m[0] for m in messages] == ["ready"]
+
+
+def test_a_child_that_cannot_load_its_experiment_reports_it_and_exits_1() -> None:
+    code, messages = _isolated_child("emu", "simtviz.backends.trace", "no-such-experiment")
+    assert code == 1 and len(messages) == 1 and messages[0][0] == "error"
+
+
+def test_the_child_runs_one_request_and_replies_with_its_result() -> None:
+    from simtviz.core.trace.model import TraceRequest
+
+    kernel = (
+        "from numba import cuda\n\n\n@cuda.jit\ndef double(A):\n    i = cuda.grid(1)\n"
+        "    if i < A.size:\n        A[i] = 2 * A[i]\n"
+    )
+    request = TraceRequest(kernel, (1, 1, 1), (32, 1, 1), {"A": "float32[32]"})
+    code, messages = _isolated_child("emu", "simtviz.backends.trace", "trace", request=request)
+    kinds = [m[0] for m in messages]
+    assert code == 0 and kinds[0] == "ready" and kinds[-1] == "ok", messages[-1]
+    assert messages[-1][1].log.shape[1] == 64  # 32 loads and 32 stores

@@ -143,9 +143,22 @@ def test_a_click_names_an_element_only_inside_the_array(qtbot) -> None:  # type:
     assert view.plot.vb.state["yInverted"]  # row 0 at the top, as the array is printed
     clicked: list[tuple[int, int]] = []
     view.elementClicked.connect(lambda aid, e: clicked.append((aid, e)))
-    for x, y in [(2.5, 1.5), (1.2, 2.9), (-0.5, 1.5), (4.5, 0.5), (0.5, -0.2), (0.5, 3.1), (2.5, 2.5)]:
+    for x, y in [
+        (0.5, 0.5),
+        (2.5, 1.5),
+        (1.2, 2.9),
+        (-0.5, 1.5),
+        (4.5, 0.5),
+        (0.5, -0.2),
+        (0.5, 3.1),
+        (2.5, 2.5),
+    ]:
         view.plot.vb.mapSceneToView = lambda _p, x=x, y=y: QPointF(x, y)
         view._clicked(SimpleNamespace(scenePos=lambda: QPointF()))
-    # (2.5, 1.5): row 1, column 2 → element 6; (1.2, 2.9): row 2, column 1 → 9; (2.5, 2.5): 10,
-    # past the end (padding); the others lie outside the map.
-    assert clicked == [(0, 6), (0, 9)]
+    # (0.5, 0.5): the first cell, element 0; (2.5, 1.5): row 1, column 2 → element 6; (1.2, 2.9):
+    # row 2, column 1 → 9; (2.5, 2.5): 10, past the end (padding); the others lie outside the map.
+    assert clicked == [(0, 0), (0, 6), (0, 9)]
+    # A thread's elements 5 and 9 outlined at their cells' centres: (column + 0.5, row + 0.5).
+    view.mark(np.array([5, 9]))
+    xs, ys = view.marks.getData()
+    assert xs.tolist() == [1.5, 1.5] and ys.tolist() == [1.5, 2.5]

@@ -519,6 +519,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "kernels/trace_helpers.py",
         [
+            "tests/kernels/test_trace_helpers_handworked.py",
             "tests/core/trace/test_trace_analysis_handworked.py",
             "tests/backends/trace/test_trace_sim.py",
             "tests/backends/trace/test_trace_window.py",

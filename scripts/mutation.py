@@ -68,6 +68,7 @@ MODULES = [
     "core/files.py",
     "cli/__init__.py",
     "cli/errors.py",
+    "cli/interrupts.py",
     "cli/parser.py",
     "cli/record.py",
     "cli/vecadd.py",
@@ -442,6 +443,7 @@ TESTS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("cli/trace.py", ["tests/cli/test_trace_cli.py"]),
+    ("cli/interrupts.py", ["tests/cli/test_ctrl_c_never_lost.py", "tests/cli/test_cli_exit_codes.py"]),
     ("cli/schedule.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
     ("cli/occupancy.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
     (

@@ -20,6 +20,7 @@ from typing import Any
 
 from simtviz.backends.selection import requested_backend
 from simtviz.cli.errors import report_error, report_usage
+from simtviz.cli.interrupts import ctrl_c_remembered, raise_if_pressed
 from simtviz.cli.parser import Parser, UsageError, common_options
 from simtviz.core.errors import (
     EXIT_CHECK_FAILED,
@@ -106,7 +107,9 @@ def _run(argv: Sequence[str] | None) -> int:
         return run_app(args.backend)
     module = command_module(args.command)
     try:
-        code: int = module.run(args)
+        with ctrl_c_remembered():
+            code: int = module.run(args)
+            raise_if_pressed()
         return code
     except KeyboardInterrupt as exc:
         return report_error(exc)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from simtviz.cli.interrupts import raise_if_pressed
 from simtviz.cli.parser import at_least_one, dim
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
 from simtviz.core.files import check_writable
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     backend = create_backend(args.backend)
     window = choose_window(config, args.budget or DEFAULT_BUDGET_THREADS)
     recording = backend.to_host(backend.record(config, window, force=args.force))
+    raise_if_pressed()  # a Ctrl+C lost during the run still saves nothing
     path = recording.save_npz(args.out)
     verification = recording.verification
     assert verification is not None

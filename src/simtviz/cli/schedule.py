@@ -13,6 +13,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from simtviz.cli.interrupts import raise_if_pressed
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.errors import EXIT_OK
 from simtviz.core.files import check_writable
@@ -96,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     backend = create_backend(args.backend)
     result = backend.run(SCHEDULE, request)
     summary = result.summary()
+    raise_if_pressed()  # a Ctrl+C lost during the run still saves nothing
     if args.out is not None:
         path = save_npz(result, args.out)
         if not args.json:

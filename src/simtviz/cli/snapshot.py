@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from simtviz.cli.interrupts import raise_if_pressed
 from simtviz.cli.parser import dim, positive_int
 from simtviz.core.color_names import resolve_color_field
 from simtviz.core.errors import EXIT_CHECK_FAILED, EXIT_OK
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     config = LaunchConfig(args.grid, args.block)
     check_writable(args.out)  # before the launch, which may take minutes
     recording = record_for_snapshot(config, args.backend, args.force)
+    raise_if_pressed()  # a Ctrl+C lost during the run still saves nothing
     path = render_snapshot(recording, color, args.out, args.z)
     verification = recording.verification
     print(f"{config.launch_line()}: {recording.window.describe(config)}")

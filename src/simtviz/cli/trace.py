@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from simtviz.cli.interrupts import raise_if_pressed
 from simtviz.cli.parser import at_least_one, dim
 from simtviz.core.errors import EXIT_OK, EXIT_USAGE, KernelFailed, TimeLimitReached, describe
 from simtviz.core.trace.model import (
@@ -134,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
         lines[0] = lines[0].replace("simtviz: ", f"simtviz: {args.file}, ", 1)
         print("\n".join(lines), file=sys.stderr)
         return describe(exc).exit_code
+    raise_if_pressed()  # a Ctrl+C lost during the run still saves nothing
     if args.out is not None:
         path = save_npz(result, args.out)
         if not args.json:

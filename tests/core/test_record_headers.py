@@ -203,3 +203,16 @@ def test_running_out_of_memory_while_checking_is_a_record_file_error(
     monkeypatch.setattr(recording, "verify", no_memory)
     with pytest.raises(RecordFileError, match="does not fit in memory"):
         load_npz(write_npz(tmp_path / "ok.npz", good_arrays(tmp_path)))
+
+
+@pytest.mark.parametrize("lost", ["window_size", "window_origin"])
+def test_half_a_window_is_refused_in_words(tmp_path: Path, lost: str) -> None:
+    # A windowed record with one of its two window members gone: "damaged", not KeyError: 'window_size'
+    # (the app's Open dialog showed "could not be opened: 'window_size'.").
+    arrays = good_arrays(tmp_path)
+    arrays["window_origin"] = np.array([0, 0, 0])
+    arrays["window_size"] = np.array([64, 1, 1])
+    del arrays[lost]
+    with pytest.raises(RecordFileError) as info:
+        load_npz(write_npz(tmp_path / "half.npz", arrays))
+    assert str(info.value).endswith(f"is damaged: it has a window but no {lost}")

@@ -204,6 +204,9 @@ def load_npz(path: str | Path) -> Recording:
                 f"runs: {explain(problems)}"
             )
         if "window_origin" in data or "window_size" in data:
+            half = [key for key in ("window_origin", "window_size") if key not in data]
+            if half:
+                raise RecordFileError(f"{path} is damaged: it has a window but no {half[0]}")
             window = Window(_triple(data, "window_origin", path), _triple(data, "window_size", path))
             inside = all(
                 o >= 0 and s >= 1 and o + s <= e

@@ -318,6 +318,8 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/recording.py",
         [
             "tests/core/test_recording_handworked.py",
+            "tests/core/test_recording_handworked2.py",
+            "tests/core/test_record_headers.py",
             "tests/core/test_handworked_records.py",
             "tests/core/test_colour_fields_handworked.py",
             "tests/cli/test_cli.py",

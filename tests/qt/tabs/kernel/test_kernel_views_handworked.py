@@ -162,3 +162,55 @@ def test_a_click_names_an_element_only_inside_the_array(qtbot) -> None:  # type:
     view.mark(np.array([5, 9]))
     xs, ys = view.marks.getData()
     assert xs.tolist() == [1.5, 1.5] and ys.tolist() == [1.5, 2.5]
+
+
+def test_a_one_element_array_is_one_cell_and_a_one_column_array_outlines_down_its_column(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # A (1,) at width 256: min(256, 1) = 1 column, 1 row: no blank cell beside it.
+    # M (4, 1): 4 rows of 1; its element 3 is row 3, column 0: outlined at (0.5, 3.5).
+    from simtviz.qt.tabs.kernel.views import ArrayView
+
+    view = ArrayView(0)
+    qtbot.addWidget(view)
+    assert view.layout_shape((1,), 256) == (1, 1)
+    view.show_array(_stores([(0, 0)], 1), "accesses", 256)
+    assert view.image.image.shape == (1, 1, 3)
+    rows = [[t, 0, 1 << 1, 4 * t, t, 0, 0] for t in range(4)]
+    arrays = (ArrayInfo("M", (4, 1), "float32"),)
+    data = TraceData(result_of(rows, (Site(0, 5, 4, "M", "store", 2),), arrays, (32, 1, 1), (1, 1, 1)))
+    view.show_array(data, "accesses", 256)
+    assert (view.rows, view.cols) == (4, 1)
+    view.mark(np.array([3]))
+    xs, ys = view.marks.getData()
+    assert xs.tolist() == [0.5] and ys.tolist() == [3.5]
+
+
+def test_the_accesses_colouring_counts_atomics_with_loads_and_stores(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # H (2,): threads 0..2 atomically add to H[0] (3 atomics), thread 3 loads H[1] then stores it
+    # (1 load + 1 store). Accesses: H[0] = 3, H[1] = 2, so the scale runs 2 to 3.
+    from simtviz.qt.tabs.kernel.views import ArrayView
+
+    rows = [[t, 0, 2 << 1, 0, 0, 0, 0] for t in range(3)]
+    rows += [[3, 1, 0, 4, 1, 0, 0], [3, 2, 1 << 1, 4, 1, 0, 0]]
+    sites = (Site(0, 5, 4, "H", "atomic", 1), Site(1, 6, 4, "H", "load", 1), Site(2, 7, 4, "H", "store", 1))
+    data = TraceData(result_of(rows, sites, (ArrayInfo("H", (2,), "int32"),), (32, 1, 1), (1, 1, 1)))
+    view = ArrayView(0)
+    qtbot.addWidget(view)
+    view.show_array(data, "accesses", 256)
+    assert view.values is not None and view.values.tolist() == [3.0, 2.0]
+    assert tuple(view.scale.levels()) == (2.0, 3.0)
+
+
+def test_square_cells_unless_the_array_is_a_strip(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # Cells stay square while rows × 8 ≥ columns: A (128,) at width 32 is 4 rows of 32 (4 × 8 = 32,
+    # square); A (1,000,) at width 256 is 4 rows of 256 (32 < 256), a strip that fills the plot
+    # instead of a hairline across it.
+    from simtviz.qt.tabs.kernel.views import ArrayView
+
+    view = ArrayView(0)
+    qtbot.addWidget(view)
+    view.show_array(_stores([(0, 0)], 128), "accesses", 32)
+    assert (view.rows, view.cols) == (4, 32)
+    assert view.plot.vb.state["aspectLocked"]
+    view.show_array(_stores([(0, 0)], 1000), "accesses", 256)
+    assert (view.rows, view.cols) == (4, 256)
+    assert not view.plot.vb.state["aspectLocked"]

@@ -90,7 +90,7 @@ def test_100_kib_gives_2_blocks_with_the_opt_in() -> None:
 def test_the_opt_in_maximum_itself_gets_a_note() -> None:
     # 232,448 + 1,024 = 233,472 = the whole SM: 1 block. Block 1,024 = 32 warps: threads allow 2,
     # registers 64 // 32 = 2: 1 block × 32 warps = 32 of 64 = 50%.
-    assert opt_in_note(H100, 232_448, 32, 1024) == "232,448" + REFUSED + "1 blocks per SM (50%)."
+    assert opt_in_note(H100, 232_448, 32, 1024) == "232,448" + REFUSED + "1 block per SM (50%)."
     # 7.5: 65,536 bytes, no reserve, 256-byte units: the whole 65,536-byte SM, 1 block; 1,024
     # threads = 32 warps = all 32 of a 7.5 SM: 100%.
-    assert opt_in_note(T4, 65_536, 32, 1024) == "65,536" + REFUSED + "1 blocks per SM (100%)."
+    assert opt_in_note(T4, 65_536, 32, 1024) == "65,536" + REFUSED + "1 block per SM (100%)."

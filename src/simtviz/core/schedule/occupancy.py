@@ -298,7 +298,8 @@ def opt_in_note(p: DeviceProfile, smem: int, regs: int, block: int) -> str | Non
         f"({p.shared_memory_per_block:,} bytes) of shared memory a block gets by default: such a "
         "launch is refused unless the kernel opts in (cudaFuncSetAttribute with "
         "MaxDynamicSharedMemorySize; numba's launches do not), hence 0 blocks. With the opt in: "
-        f"{with_opt_in.blocks_per_sm} blocks per SM ({with_opt_in.occupancy:.0%})."
+        f"{with_opt_in.blocks_per_sm} block{'' if with_opt_in.blocks_per_sm == 1 else 's'} per SM "
+        f"({with_opt_in.occupancy:.0%})."
     )
 
 

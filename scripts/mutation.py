@@ -353,6 +353,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "core/schedule/occupancy.py",
         [
+            "tests/core/schedule/test_occupancy_words_handworked.py",
             "tests/core/schedule/test_occupancy.py",
             "tests/core/schedule/test_occupancy_profiles.py",
             "tests/cli/test_schedule_cli.py",

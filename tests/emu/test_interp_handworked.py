@@ -6,21 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from emu_source import launch_source
+from emu_source import refused_source as refused
+from emu_source import run_source as run
 from simtviz import emu
 from simtviz.core.errors import EmulatorUnsupported
 from simtviz.emu import KernelError
-
-
-def run(source: str, block: int, *args: object, kernel: str | None = None) -> None:
-    launch_source(source, 1, block, *args, kernel=kernel)
-
-
-def refused(source: str, *args: object, kernel: str | None = None) -> EmulatorUnsupported:
-    with pytest.raises(EmulatorUnsupported) as info:
-        run(source, 4, *args, kernel=kernel)
-    return info.value
-
 
 RECURSE = """
 from numba import cuda

@@ -4,20 +4,9 @@ cannot use from them, and the words the emulator gives for it. Values worked out
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-from emu_source import launch_source
-from simtviz.core.errors import EmulatorUnsupported
-
-
-def run(source: str, block: int, *args: object) -> None:
-    launch_source(source, 1, block, *args)
-
-
-def refused(source: str, *args: object) -> EmulatorUnsupported:
-    with pytest.raises(EmulatorUnsupported) as info:
-        run(source, 4, *args)
-    return info.value
+from emu_source import refused_source as refused
+from emu_source import run_source as run
 
 
 def test_numpy_and_numba_cuda_imported_under_any_name() -> None:

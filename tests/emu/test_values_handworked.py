@@ -6,12 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from emu_source import launch_source
+from emu_source import run_source as run
 from simtviz.core.errors import EmulatorUnsupported
-
-
-def run(source: str, block: int, *args: object) -> None:
-    launch_source(source, 1, block, *args)
 
 
 def test_casts_of_one_value_and_of_a_value_per_thread() -> None:

@@ -1248,15 +1248,19 @@ def main(argv: list[str] | None = None) -> int:
         # resumed on another machine (or after a timeout) does not trace them again.
         cache_path = args.results.with_suffix(".lines.json") if args.results else None
         cache = _read_baselines(cache_path)
-        bases: dict[tuple[str, ...], Future[tuple[str, float, dict[str, dict[int, list[str]]]]]] = {}
+        bases: dict[Future[Baseline], tuple[str, ...]] = {}
         for group in groups.values():
             if (key := "|".join(group)) in cache:
-                bases[tuple(group)] = Future()
-                bases[tuple(group)].set_result(cache[key])
+                ready: Future[Baseline] = Future()
+                ready.set_result(cache[key])
+                bases[ready] = tuple(group)
             else:
-                bases[tuple(group)] = pool.submit(baseline, group)
+                bases[pool.submit(baseline, group)] = tuple(group)
         pending: dict[Future[tuple[Mutant, str]], Mutant] = {}
-        for group, future in bases.items():
+        # Each group's mutants are queued as soon as its own baseline is traced, so workers that
+        # finish the quick baselines are not left idle behind the slowest one.
+        for future in as_completed(bases):
+            group = bases[future]
             outcome, seconds, by_line = future.result()
             if outcome == "passed":
                 cache["|".join(group)] = (outcome, seconds, by_line)

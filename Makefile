@@ -52,9 +52,11 @@ platforms: $(STAMP)
 
 # Mutation testing (docs/TESTING.md): plant small bugs one at a time in a private copy of the
 # tree and run the tests mapped to each file; fails above 10 % surviving. Not part of `make test`
-# (tens of minutes on 2 cores). MODULES=core/window.py limits it to some files.
+# (tens of minutes on 2 cores). MODULES=core/window.py limits it to some files. Outcomes are kept
+# in mutation-results.tsv (committed, one row per mutant and module version), so a run resumes
+# where the last one stopped and reports the whole package; a changed module is run again.
 mutation: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) scripts/mutation.py $(MODULES)
+	QT_QPA_PLATFORM=offscreen $(PY) scripts/mutation.py --results mutation-results.tsv $(MODULES)
 
 # The 24 bugs of issue 9, planted one at a time: each must make its test fail (~2 min).
 mutation-planted: $(STAMP)

@@ -267,6 +267,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/emu/test_check_handworked.py",
             "tests/emu/test_cuda_api_handworked.py",
+            "tests/emu/test_cuda_api_handworked2.py",
             "tests/emu/test_interp_handworked.py",
             "tests/emu/test_interp_handworked2.py",
             "tests/emu/test_memory_handworked.py",

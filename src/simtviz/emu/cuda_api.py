@@ -17,8 +17,9 @@ from simtviz.emu.values import dtype_of, truth, widen
 
 
 def _dims(args: list[Any], line: int) -> int:
-    (n,) = args if args else (np.int64(1),)
-    n = int(n)
+    if len(args) != 1:  # numba has no default: cuda.grid() does not compile
+        raise KernelError(f"cuda.grid/gridsize take one argument, 1, 2 or 3 (got {len(args)})", line)
+    n = int(args[0])
     if n not in (1, 2, 3):
         raise KernelError(f"cuda.grid/gridsize take 1, 2 or 3 (got {n})", line)
     return n

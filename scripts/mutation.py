@@ -223,6 +223,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/npz_read.py",
         [
             "tests/core/test_npz_read_handworked.py",
+            "tests/core/test_npz_read_handworked2.py",
             "tests/core/test_record_headers.py",
             "tests/core/test_files.py",
         ],
@@ -448,7 +449,14 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/lesson/test_lesson_questions.py",
         ],
     ),
-    ("cli/trace.py", ["tests/cli/test_trace_cli.py"]),
+    (
+        "cli/trace.py",
+        [
+            "tests/cli/test_trace_cli_handworked2.py",
+            "tests/cli/test_cli_text_handworked.py",  # its options, saved line and file name, stubbed
+            "tests/cli/test_trace_cli.py",
+        ],
+    ),
     ("cli/interrupts.py", ["tests/cli/test_ctrl_c_never_lost.py", "tests/cli/test_cli_exit_codes.py"]),
     ("cli/schedule.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
     ("cli/occupancy.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
@@ -546,6 +554,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "qt/tabs/schedule/data.py",
         [
             "tests/qt/tabs/schedule/test_schedule_data_handworked.py",
+            "tests/qt/tabs/schedule/test_schedule_data_handworked2.py",
             "tests/qt/test_panels_handworked.py",
             "tests/qt/tabs/schedule/test_schedule_view.py",
         ],

@@ -151,14 +151,15 @@ def _size_scalars(fn: ast.FunctionDef, scalars: set[str]) -> set[str]:
     """Scalars compared with an integer (a thread index, a constant), used inside an index or
     in ``range(...)``."""
     ints: set[str] = set()
-    known = -1
-    while len(ints) > known:  # until a pass adds nothing: a chain of any length, in any order
+    while True:  # until a pass adds nothing: a chain of any length, in any order
         known = len(ints)
         for node in ast.walk(fn):
             if isinstance(node, ast.Assign) and _int_like(node.value, ints):
                 ints |= {t.id for t in node.targets if isinstance(t, ast.Name)}
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
                 ints.add(node.target.id)
+        if len(ints) == known:
+            break
     out = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.Compare):

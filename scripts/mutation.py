@@ -206,6 +206,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/trace/infer.py",
         [
             "tests/core/trace/test_infer_handworked.py",
+            "tests/core/trace/test_infer_handworked2.py",
             "tests/backends/trace/test_trace_student_errors.py",
             "tests/qt/tabs/kernel/test_kernel_files.py",
         ],
@@ -401,6 +402,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/trace/shared.py",
         [
             "tests/core/trace/test_trace_module_handworked.py",
+            "tests/core/trace/test_trace_module_handworked2.py",
             "tests/core/trace/test_trace_rewrite.py",
             "tests/core/trace/test_trace_shared.py",
         ],
@@ -528,6 +530,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "backends/sim_child.py",
         [
             "tests/backends/test_sim_child_handworked.py",
+            "tests/backends/test_sim_child_handworked2.py",
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_sim_backend.py",
         ],

@@ -71,7 +71,9 @@ def _indices(fn: ast.FunctionDef) -> list[ast.expr]:
 def _tainted(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, set[str]]:
     """Local name → the arrays its value was read from (followed through assignments)."""
     taint: dict[str, set[str]] = {}
-    for _ in range(3):  # a chain of a few assignments is all a kernel has
+    grew = True
+    while grew:  # until a pass adds nothing: a chain of any length, its links in any order
+        grew = False
         for node in ast.walk(fn):
             if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -79,8 +81,9 @@ def _tainted(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, set[str]]:
                 for name in _names(node.value):
                     sources |= taint.get(name, set())
                 for t in targets:
-                    if isinstance(t, ast.Name) and sources:
+                    if isinstance(t, ast.Name) and not sources <= taint.get(t.id, set()):
                         taint.setdefault(t.id, set()).update(sources)
+                        grew = True
     return taint
 
 
@@ -148,12 +151,15 @@ def _size_scalars(fn: ast.FunctionDef, scalars: set[str]) -> set[str]:
     """Scalars compared with an integer (a thread index, a constant), used inside an index or
     in ``range(...)``."""
     ints: set[str] = set()
-    for _ in range(3):
+    while True:  # until a pass adds nothing: a chain of any length, in any order
+        known = len(ints)
         for node in ast.walk(fn):
             if isinstance(node, ast.Assign) and _int_like(node.value, ints):
                 ints |= {t.id for t in node.targets if isinstance(t, ast.Name)}
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
                 ints.add(node.target.id)
+        if len(ints) == known:
+            break
     out = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.Compare):

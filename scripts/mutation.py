@@ -408,6 +408,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/core/trace/test_trace_model_handworked.py",
+            "tests/core/trace/test_trace_model_handworked2.py",
             "tests/cli/test_cli_text_handworked.py",
             "tests/backends/trace/test_trace_window.py",
         ],
@@ -431,6 +432,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/core/trace/test_trace_rewrite.py",
             "tests/core/trace/test_trace_source_handworked.py",
+            "tests/core/trace/test_trace_source_handworked2.py",
         ],
     ),
     ("core/lesson/grading.py", ["tests/core/lesson/test_lesson_questions.py"]),

@@ -325,6 +325,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/core/test_recording_handworked.py",
             "tests/core/test_recording_handworked2.py",
+            "tests/core/test_recording_handworked3.py",
             "tests/core/test_record_headers.py",
             "tests/core/test_handworked_records.py",
             "tests/core/test_colour_fields_handworked.py",
@@ -413,6 +414,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/core/trace/test_trace_model_handworked.py",
+            "tests/core/trace/test_trace_model_handworked2.py",
             "tests/cli/test_cli_text_handworked.py",
             "tests/backends/trace/test_trace_window.py",
         ],
@@ -436,6 +438,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/core/trace/test_trace_rewrite.py",
             "tests/core/trace/test_trace_source_handworked.py",
+            "tests/core/trace/test_trace_source_handworked2.py",
         ],
     ),
     ("core/lesson/grading.py", ["tests/core/lesson/test_lesson_questions.py"]),

@@ -257,3 +257,17 @@ def test_npz_malformed_files(tmp_path) -> None:
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(RecordFileError, match=r"is not a NumPy \.npz archive"):
         load_npz(tmp_path / "junk.npz")
+
+
+def test_disagreements_at_a_count_of_one_speak_in_the_singular() -> None:
+    summary = {
+        "driver_blocks_per_sm": 1,
+        "theoretical": {"blocks_per_sm": 2, "waves": 3},
+        "measured": {"max_resident_blocks_per_sm": 1, "waves": 1},
+    }
+    assert disagreements(summary) == [
+        "the driver says 1 block per SM, simtviz computed 2",
+        "at most 1 block was resident on one SM at once, theory allows 2"
+        " (did blocks finish before the SM filled up? give each more work)",
+        "measured 1 wave, theory says 3",
+    ]

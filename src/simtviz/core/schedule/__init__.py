@@ -275,6 +275,11 @@ class ScheduleResult:
         return out
 
 
+def counted(n: int, noun: str) -> str:
+    """``3 blocks``, ``1 block``: a count and its noun, as a sentence says it."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def disagreements(summary: dict[str, Any]) -> list[str]:
     """One sentence per figure where theory, the driver and the measurement differ, from a
     ``schedule --json`` dict (shown, never hidden); empty when they all agree."""
@@ -282,7 +287,9 @@ def disagreements(summary: dict[str, Any]) -> list[str]:
     out = []
     driver = summary.get("driver_blocks_per_sm")
     if driver is not None and driver != t["blocks_per_sm"]:
-        out.append(f"the driver says {driver} blocks per SM, simtviz computed {t['blocks_per_sm']}")
+        out.append(
+            f"the driver says {counted(driver, 'block')} per SM, simtviz computed {t['blocks_per_sm']}"
+        )
     resident = m["max_resident_blocks_per_sm"]
     if resident is not None and resident != t["blocks_per_sm"]:
         # Fewer: blocks finished before the SM filled up (too little work per block), or the
@@ -292,12 +299,13 @@ def disagreements(summary: dict[str, Any]) -> list[str]:
             if resident < t["blocks_per_sm"]
             else ""
         )
+        were = "was" if resident == 1 else "were"
         out.append(
-            f"at most {resident} blocks were resident on one SM at once, theory allows "
+            f"at most {counted(resident, 'block')} {were} resident on one SM at once, theory allows "
             f"{t['blocks_per_sm']}{hint}"
         )
     if m["waves"] is not None and t["waves"] is not None and m["waves"] != t["waves"]:
-        out.append(f"measured {m['waves']} waves, theory says {t['waves']}")
+        out.append(f"measured {counted(m['waves'], 'wave')}, theory says {t['waves']}")
     return out
 
 

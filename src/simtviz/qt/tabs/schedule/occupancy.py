@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from simtviz.backends.schedule.occupancy import DEFAULT_PROFILE_REGS, GpuOccupancyFacts, profile_label
+from simtviz.core.schedule import counted
 from simtviz.core.schedule.occupancy import (
     LIMITERS,
     PROFILES,
@@ -306,7 +307,7 @@ class OccupancyView(QWidget):
         limiters = " and ".join(occ.limiters)
         warps = f"{occ.warps_per_sm} of {p.max_warps_per_sm} warps"
         self.occupancyResult.setText(
-            f"<span style='font-size:large'><b>{occ.blocks_per_sm} blocks per SM</b> · {warps} · "
+            f"<span style='font-size:large'><b>{counted(occ.blocks_per_sm, 'block')} per SM</b> · {warps} · "
             f"<b>{occ.occupancy:.0%}</b> occupancy</span><br>limited by <b>{html.escape(limiters)}</b>"
             + ("" if occ.blocks_per_sm else " — <b>this block cannot run at all</b> on this device")
         )
@@ -348,7 +349,7 @@ class OccupancyView(QWidget):
             self.occupancyNote.setText("Computed from this GPU's attributes; the driver could not be asked.")
         elif driver == occ.blocks_per_sm:
             self.occupancyNote.setText(
-                f"Computed from this GPU's attributes: {occ.blocks_per_sm} blocks per SM. "
+                f"Computed from this GPU's attributes: {counted(occ.blocks_per_sm, 'block')} per SM. "
                 f"<b>The driver agrees: {driver}</b> (cuOccupancyMaxActiveBlocksPerMultiprocessor)."
             )
         else:

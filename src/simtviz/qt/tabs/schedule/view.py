@@ -37,6 +37,7 @@ from simtviz.core.errors import Cancelled, LaunchRejected, NothingToMeasure, Rec
 from simtviz.core.schedule import (
     ScheduleRequest,
     ScheduleResult,
+    counted,
     disagreements,
     save_npz,
 )
@@ -384,10 +385,12 @@ class ScheduleView(QWidget):
                 + "<br>".join(f"• {html.escape(p)}" for p in problems)
             )
         else:
+            blocks, per_sm, waves = s["blocks"], t["blocks_per_sm"], t["waves"]
+            need = "needs" if blocks == 1 else "need"
             self.scheduleVerdict.setText(
-                f"<b>✓ They agree.</b> {t['blocks_per_sm']} blocks per SM (limited by {limiter}) × "
-                f"{s['sms']} SMs = {capacity:,} blocks per wave; {s['blocks']:,} blocks need "
-                f"ceil({s['blocks']:,} / {capacity:,}) = {t['waves']} waves."
+                f"<b>✓ They agree.</b> {counted(per_sm, 'block')} per SM (limited by {limiter}) × "
+                f"{s['sms']} SMs = {capacity:,} blocks per wave; {counted(blocks, 'block')} {need} "
+                f"ceil({blocks:,} / {capacity:,}) = {counted(waves, 'wave')}."
             )
 
     def _draw(self) -> None:

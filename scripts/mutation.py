@@ -592,6 +592,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/record/sim.py",
         [
+            "tests/backends/test_launch_progress_handworked2.py",
             "tests/core/test_handworked_records.py",
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_sim_backend.py",
@@ -601,6 +602,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "backends/vecadd/sim.py",
         [
             "tests/backends/test_vecadd_sim_handworked.py",
+            "tests/backends/test_vecadd_sim_handworked2.py",
             "tests/cli/test_vecadd_cli.py",
             "tests/cli/test_cli_exit_codes.py",
             "tests/core/test_vecadd_core.py",

@@ -309,7 +309,14 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/test_error_reports_handworked.py",
         ],
     ),
-    ("core/estimates.py", ["tests/core/test_limits_boundaries.py", "tests/cli/test_cli_exit_codes.py"]),
+    (
+        "core/estimates.py",
+        [
+            "tests/core/test_limits_boundaries.py",
+            "tests/backends/test_base_handworked.py",  # the emulator's rates, through BackendInfo
+            "tests/cli/test_cli_exit_codes.py",
+        ],
+    ),
     (
         "core/launch.py",
         [
@@ -334,7 +341,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ("core/maps.py", ["tests/core/test_colour_fields_handworked.py"]),
     (
         "core/formulas.py",
-        ["tests/core/test_colour_fields_handworked.py", "tests/core/test_handworked_records.py"],
+        [
+            "tests/core/test_formulas_handworked2.py",
+            "tests/core/test_colour_fields_handworked.py",
+            "tests/core/test_handworked_records.py",
+        ],
     ),
     (
         "core/errors.py",
@@ -364,7 +375,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ),
     (
         "core/schedule/__init__.py",
-        ["tests/core/schedule/test_schedule_core.py", "tests/core/schedule/test_schedule_handworked.py"],
+        [
+            "tests/core/schedule/test_schedule_core.py",
+            "tests/core/schedule/test_schedule_handworked.py",
+            "tests/core/schedule/test_schedule_handworked2.py",
+        ],
     ),
     ("core/locate.py", ["tests/core/test_locate_handworked.py", "tests/core/test_lecture_core.py"]),
     ("core/color_names.py", ["tests/core/test_color_names_handworked.py", "tests/cli/test_cli_fidelity.py"]),

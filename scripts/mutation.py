@@ -310,7 +310,14 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/test_error_reports_handworked.py",
         ],
     ),
-    ("core/estimates.py", ["tests/core/test_limits_boundaries.py", "tests/cli/test_cli_exit_codes.py"]),
+    (
+        "core/estimates.py",
+        [
+            "tests/core/test_limits_boundaries.py",
+            "tests/backends/test_base_handworked.py",  # the emulator's rates, through BackendInfo
+            "tests/cli/test_cli_exit_codes.py",
+        ],
+    ),
     (
         "core/launch.py",
         [
@@ -336,7 +343,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ("core/maps.py", ["tests/core/test_colour_fields_handworked.py"]),
     (
         "core/formulas.py",
-        ["tests/core/test_colour_fields_handworked.py", "tests/core/test_handworked_records.py"],
+        [
+            "tests/core/test_formulas_handworked2.py",
+            "tests/core/test_colour_fields_handworked.py",
+            "tests/core/test_handworked_records.py",
+        ],
     ),
     (
         "core/errors.py",
@@ -366,7 +377,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ),
     (
         "core/schedule/__init__.py",
-        ["tests/core/schedule/test_schedule_core.py", "tests/core/schedule/test_schedule_handworked.py"],
+        [
+            "tests/core/schedule/test_schedule_core.py",
+            "tests/core/schedule/test_schedule_handworked.py",
+            "tests/core/schedule/test_schedule_handworked2.py",
+        ],
     ),
     ("core/locate.py", ["tests/core/test_locate_handworked.py", "tests/core/test_lecture_core.py"]),
     ("core/color_names.py", ["tests/core/test_color_names_handworked.py", "tests/cli/test_cli_fidelity.py"]),
@@ -587,6 +602,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/sim_process.py",
         [
+            "tests/backends/test_sim_process_handworked2.py",
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_sim_backend.py",
             "tests/backends/test_experiments.py",
@@ -595,6 +611,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/record/sim.py",
         [
+            "tests/backends/test_launch_progress_handworked2.py",
             "tests/core/test_handworked_records.py",
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_sim_backend.py",
@@ -604,6 +621,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "backends/vecadd/sim.py",
         [
             "tests/backends/test_vecadd_sim_handworked.py",
+            "tests/backends/test_vecadd_sim_handworked2.py",
             "tests/cli/test_vecadd_cli.py",
             "tests/cli/test_cli_exit_codes.py",
             "tests/core/test_vecadd_core.py",

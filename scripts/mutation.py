@@ -438,6 +438,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/trace/report.py",
         [
             "tests/core/trace/test_trace_report_handworked.py",
+            "tests/core/trace/test_trace_report_handworked2.py",
             "tests/cli/test_cli_text_handworked.py",
             "tests/core/trace/test_trace_banks.py",
             "tests/backends/trace/test_trace_window.py",

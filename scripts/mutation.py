@@ -495,6 +495,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "cli/progress.py",
         [
             "tests/cli/test_progress_handworked.py",
+            "tests/cli/test_progress_handworked2.py",
             "tests/backends/test_launch_progress.py",
             "tests/cli/test_cli.py",
         ],

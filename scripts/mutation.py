@@ -357,7 +357,16 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/cli/test_cli.py",
         ],
     ),
-    ("core/files.py", ["tests/core/test_files.py"]),
+    (
+        "core/files.py",
+        [
+            "tests/core/test_files_handworked2.py",
+            "tests/core/test_files.py",
+            # through the kernel tab's Open (read_user_text) and a record's opening (read_kind)
+            "tests/qt/tabs/kernel/test_kernel_files.py",
+            "tests/core/test_record_headers.py",
+        ],
+    ),
     (
         "core/vecadd.py",
         [

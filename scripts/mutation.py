@@ -435,6 +435,8 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/core/trace/test_trace_rewrite.py",
             "tests/core/trace/test_trace_source_handworked.py",
+            "tests/core/trace/test_trace_source_handworked3.py",
+            "tests/core/trace/test_infer_handworked2.py",
         ],
     ),
     ("core/lesson/grading.py", ["tests/core/lesson/test_lesson_questions.py"]),

@@ -427,7 +427,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ),
     (
         "core/trace/args.py",
-        ["tests/core/trace/test_trace_args.py", "tests/core/trace/test_trace_args_handworked.py"],
+        [
+            "tests/core/trace/test_trace_args.py",
+            "tests/core/trace/test_trace_args_handworked.py",
+            "tests/core/trace/test_trace_args_handworked2.py",
+        ],
     ),
     (
         "core/trace/source.py",
@@ -575,10 +579,12 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "cli/*",
         [
+            "tests/cli/test_cli_limits_handworked2.py",
             "tests/cli/test_cli_exit_codes.py",
             "tests/core/test_error_reports_handworked.py",
             "tests/cli/test_cli.py",
             "tests/cli/test_vecadd_cli.py",
+            "tests/cli/test_cli_limits.py",
         ],
     ),
     ("backends/sim.py", ["tests/backends/test_sim_backend_faults.py", "tests/backends/test_sim_backend.py"]),

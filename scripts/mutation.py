@@ -455,7 +455,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ),
     (
         "core/trace/args.py",
-        ["tests/core/trace/test_trace_args.py", "tests/core/trace/test_trace_args_handworked.py"],
+        [
+            "tests/core/trace/test_trace_args.py",
+            "tests/core/trace/test_trace_args_handworked.py",
+            "tests/core/trace/test_trace_args_handworked2.py",
+        ],
     ),
     (
         "core/trace/source.py",
@@ -464,6 +468,8 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/trace/test_trace_rewrite.py",
             "tests/core/trace/test_trace_source_handworked.py",
             "tests/core/trace/test_trace_source_handworked2.py",
+            "tests/core/trace/test_trace_source_handworked3.py",
+            "tests/core/trace/test_infer_handworked2.py",
         ],
     ),
     ("core/lesson/grading.py", ["tests/core/lesson/test_lesson_questions.py"]),
@@ -604,10 +610,12 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "cli/*",
         [
+            "tests/cli/test_cli_limits_handworked2.py",
             "tests/cli/test_cli_exit_codes.py",
             "tests/core/test_error_reports_handworked.py",
             "tests/cli/test_cli.py",
             "tests/cli/test_vecadd_cli.py",
+            "tests/cli/test_cli_limits.py",
         ],
     ),
     ("backends/sim.py", ["tests/backends/test_sim_backend_faults.py", "tests/backends/test_sim_backend.py"]),

@@ -94,7 +94,7 @@ def headers_only(source: str) -> str:
             if i < len(lines) and lines[i].startswith("def "):
                 while i < len(lines):  # a signature may span lines, up to its closing colon
                     block.append(lines[i])
-                    if lines[i].rstrip().endswith(":"):
+                    if lines[i].partition("#")[0].rstrip().endswith(":"):  # def k(A):  # a comment
                         break
                     i += 1
                 out.extend([*block, "    pass", ""])

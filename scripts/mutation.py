@@ -182,6 +182,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "backends/isolated*.py",
         [
             "tests/backends/test_isolated_handworked.py",
+            "tests/backends/test_isolated_handworked2.py",
             "tests/backends/test_isolated.py",
             "tests/backends/trace/test_trace_child_limits.py",
             "tests/cli/test_trace_cli.py",
@@ -260,6 +261,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/child_limits.py",
         [
+            "tests/backends/test_child_limits_handworked2.py",
             "tests/backends/trace/test_trace_child_limits.py",
             "tests/backends/trace/test_gpu_checker_ends.py",
             "tests/backends/trace/test_child_docs_truth.py",

@@ -26,6 +26,7 @@ class ToyRequest:
     threads: int = 0  # over 1,000 without force: LaunchTooLarge (estimated 1 ms a thread)
     force: bool = False
     env_number: str = ""  # the run returns this environment variable's number in place of its pid
+    say: str = ""  # printed by the run (as a student's print would be)
 
 
 class ToyExperiment:
@@ -42,6 +43,8 @@ class ToyExperiment:
     def _run(self, kind: str, request: ToyRequest, progress: Any) -> tuple[str, int]:
         if progress is not None:
             progress(0.5)
+        if request.say:
+            print(request.say)
         time.sleep(request.seconds)
         if request.env_number:
             return kind, int(os.environ.get(request.env_number, "0"))

@@ -283,7 +283,7 @@ def launch_2048(n: int = 2048 + 11, block: int = 2048) -> Result:
 
 def type_name(text: str | None) -> str | None:
     """``IndexError`` from ``builtins.IndexError: ...`` (None stays None)."""
-    return None if text is None else text.split(":", 1)[0].rsplit(".", 1)[-1]
+    return None if text is None else text.split(":")[0].split(".")[-1]
 
 
 def library_vs_kernel(n: int = 2**24) -> Result:

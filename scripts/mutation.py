@@ -541,6 +541,9 @@ TESTS: list[tuple[str, list[str]]] = [
         "backends/lesson/*",
         [
             "tests/backends/lesson/test_lesson_common_handworked.py",
+            "tests/backends/lesson/test_lesson_sim_handworked.py",
+            "tests/backends/lesson/test_lesson_sim_handworked2.py",
+            "tests/backends/lesson/test_lesson_both_handworked2.py",
             "tests/backends/lesson/test_lesson_probes.py",
             "tests/backends/lesson/test_lesson_experiment.py",
             "tests/core/lesson/test_lesson_walk.py",

@@ -503,6 +503,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/cli/test_cli_text_handworked.py",
             "tests/cli/test_cli_snapshot_handworked.py",
+            "tests/cli/test_cli_snapshot_handworked2.py",
             "tests/cli/test_cli_exit_codes.py",
             "tests/core/test_export_targets.py",
         ],

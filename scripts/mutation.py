@@ -582,7 +582,14 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/backends/trace/test_trace_window.py",
         ],
     ),
-    ("kernels/*", ["tests/core/test_handworked_records.py", "tests/backends/test_device_verifier_sim.py"]),
+    (
+        "kernels/*",
+        [
+            "tests/core/test_handworked_records.py",
+            "tests/backends/test_device_verifier_sim.py",
+            "tests/kernels/test_record_kernel_handworked2.py",
+        ],
+    ),
     (
         "qt/map/framing.py",
         [

@@ -588,6 +588,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/test_handworked_records.py",
             "tests/backends/test_device_verifier_sim.py",
             "tests/kernels/test_record_kernel_handworked2.py",
+            "tests/backends/test_device_verifier_handworked2.py",
         ],
     ),
     (

@@ -643,6 +643,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/backends/test_launch_progress_handworked2.py",
             "tests/backends/test_launch_progress_handworked3.py",
+            "tests/backends/test_launch_progress_handworked4.py",
             "tests/core/test_handworked_records.py",
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_sim_backend.py",

@@ -161,7 +161,7 @@ class Recording:
         """One line per thread, columns named as the kernel reads them; written in chunks so that
         ``progress`` (0..1) is called as it goes (it may raise to stop the export)."""
         h = self.host_fields()
-        table = np.column_stack([h[name].reshape(len(h[name]), -1) for name in RECORD_FIELDS])
+        table = np.column_stack([h[name] for name in RECORD_FIELDS])  # 1-D fields become columns
         table = table.astype(np.int64, copy=False)
         header = ",".join(CSV_COLUMNS)
         rows = len(table)

@@ -335,6 +335,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/test_recording_handworked.py",
             "tests/core/test_recording_handworked2.py",
             "tests/core/test_recording_handworked3.py",
+            "tests/core/test_recording_handworked4.py",
             "tests/core/test_record_headers.py",
             "tests/core/test_handworked_records.py",
             "tests/core/test_colour_fields_handworked.py",
@@ -505,6 +506,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/cli/test_cli_text_handworked.py",
             "tests/cli/test_cli_snapshot_handworked.py",
+            "tests/cli/test_cli_snapshot_handworked2.py",
             "tests/cli/test_cli_exit_codes.py",
             "tests/core/test_export_targets.py",
         ],
@@ -586,7 +588,15 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/backends/trace/test_trace_window.py",
         ],
     ),
-    ("kernels/*", ["tests/core/test_handworked_records.py", "tests/backends/test_device_verifier_sim.py"]),
+    (
+        "kernels/*",
+        [
+            "tests/core/test_handworked_records.py",
+            "tests/backends/test_device_verifier_sim.py",
+            "tests/kernels/test_record_kernel_handworked2.py",
+            "tests/backends/test_device_verifier_handworked2.py",
+        ],
+    ),
     (
         "qt/map/framing.py",
         [
@@ -638,6 +648,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/backends/test_launch_progress_handworked2.py",
             "tests/backends/test_launch_progress_handworked3.py",
+            "tests/backends/test_launch_progress_handworked4.py",
             "tests/core/test_handworked_records.py",
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_sim_backend.py",

@@ -141,7 +141,7 @@ class Recording:
         arrays["window_size"] = np.array(self.window.size, dtype=np.int64)
         # Compressing a 16-million-thread record takes ~30 s; past a million rows, size loses to time.
         compression = zipfile.ZIP_DEFLATED if self.threads <= 1 << 20 else zipfile.ZIP_STORED
-        total = sum(a.nbytes for a in arrays.values()) or 1
+        total = sum(a.nbytes for a in arrays.values())  # never 0: blockDim alone is 24 bytes
 
         def write(fh: Any) -> None:
             done = 0
@@ -161,7 +161,7 @@ class Recording:
         """One line per thread, columns named as the kernel reads them; written in chunks so that
         ``progress`` (0..1) is called as it goes (it may raise to stop the export)."""
         h = self.host_fields()
-        table = np.column_stack([h[name].reshape(len(h[name]), -1) for name in RECORD_FIELDS])
+        table = np.column_stack([h[name] for name in RECORD_FIELDS])  # 1-D fields become columns
         table = table.astype(np.int64, copy=False)
         header = ",".join(CSV_COLUMNS)
         rows = len(table)

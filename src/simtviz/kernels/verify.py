@@ -46,28 +46,28 @@ def verify_records(threadIdx, blockIdx, grid1, grid2, grid3, laneid, warp, windo
         ty = gy % by
         tz = gz % bz
         linear = tx + ty * bx + tz * bx * by
-        good = 1
+        good = True
         if threadIdx[row, 0] != tx or threadIdx[row, 1] != ty or threadIdx[row, 2] != tz:
             cuda.atomic.add(bad, 0, 1)
-            good = 0
+            good = False
         if blockIdx[row, 0] != gx // bx or blockIdx[row, 1] != gy // by or blockIdx[row, 2] != gz // bz:
             cuda.atomic.add(bad, 1, 1)
-            good = 0
+            good = False
         if grid1[row] != gx:
             cuda.atomic.add(bad, 2, 1)
-            good = 0
+            good = False
         if grid2[row, 0] != gx or grid2[row, 1] != gy:
             cuda.atomic.add(bad, 3, 1)
-            good = 0
+            good = False
         if grid3[row, 0] != gx or grid3[row, 1] != gy or grid3[row, 2] != gz:
             cuda.atomic.add(bad, 4, 1)
-            good = 0
+            good = False
         if laneid[row] != linear % WARP_SIZE:
             cuda.atomic.add(bad, 5, 1)
-            good = 0
+            good = False
         if warp[row] != linear // WARP_SIZE:
             cuda.atomic.add(bad, 6, 1)
-            good = 0
-        if good == 0:
+            good = False
+        if not good:
             cuda.atomic.add(bad, BAD_ROWS, 1)
             cuda.atomic.min(bad, FIRST_BAD_ROW, row)

@@ -82,7 +82,9 @@ def no_checker(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """No GPU-compile checker process; ``verify`` and the warm-up recorded instead."""
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(gpu_compile, "start_checker", lambda kind: None)
-    monkeypatch.setattr(gpu_compile, "verify", lambda request, kind, checker, tick: calls.append(("verify", request)))
+    monkeypatch.setattr(
+        gpu_compile, "verify", lambda request, kind, checker, tick: calls.append(("verify", request))
+    )
     monkeypatch.setattr(child, "warm_up", lambda runner: calls.append(("warm_up", runner)))
     return calls
 

@@ -252,12 +252,20 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/*/emu.py",
         [
+            "tests/emu/test_emu_backends_handworked2.py",
             "tests/emu/test_emu_record.py",
             "tests/emu/test_emu_vecadd.py",
             "tests/emu/test_emu_differential.py",
         ],
     ),
-    ("backends/trace/batch.py", ["tests/emu/test_exercises_emu.py", "tests/core/exercise/test_exercises.py"]),
+    (
+        "backends/trace/batch.py",
+        [
+            "tests/backends/trace/test_trace_batch_handworked2.py",
+            "tests/emu/test_exercises_emu.py",
+            "tests/core/exercise/test_exercises.py",
+        ],
+    ),
     (
         "backends/child_limits.py",
         [
@@ -521,6 +529,30 @@ TESTS: list[tuple[str, list[str]]] = [
         ],
     ),
     (
+        "backends/trace/child.py",
+        [
+            "tests/backends/trace/test_trace_child_handworked2.py",
+            "tests/backends/trace/test_trace_check_handworked.py",
+            "tests/core/trace/test_trace_analysis_handworked.py",
+            "tests/backends/trace/test_trace_sim.py",
+            "tests/backends/trace/test_trace_window.py",
+            "tests/cli/test_trace_cli.py",
+            "tests/backends/test_child_process.py",
+        ],
+    ),
+    (
+        "backends/trace/prepare.py",
+        [
+            "tests/backends/trace/test_trace_prepare_handworked2.py",
+            "tests/backends/trace/test_trace_check_handworked.py",
+            "tests/core/trace/test_trace_analysis_handworked.py",
+            "tests/backends/trace/test_trace_sim.py",
+            "tests/backends/trace/test_trace_window.py",
+            "tests/cli/test_trace_cli.py",
+            "tests/backends/test_child_process.py",
+        ],
+    ),
+    (
         "backends/trace/*",
         [
             "tests/backends/trace/test_trace_check_handworked.py",
@@ -659,6 +691,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/backends/test_vecadd_sim_handworked.py",
             "tests/backends/test_vecadd_sim_handworked2.py",
+            "tests/backends/test_vecadd_sim_handworked3.py",
             "tests/cli/test_vecadd_cli.py",
             "tests/cli/test_cli_exit_codes.py",
             "tests/core/test_vecadd_core.py",

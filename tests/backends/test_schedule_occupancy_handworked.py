@@ -44,9 +44,9 @@ def fake_gpu(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """The schedule kernels' compiled facts and the driver's figure, stood in for."""
     calls: list[tuple[Any, ...]] = []
 
-    def compiled_kernel(request: Any) -> Compiled:
-        calls.append(("compile", request.heavy))
-        return Compiled(request.heavy)
+    def compiled_kernel(heavy: bool, max_registers: int | None = None) -> Compiled:
+        calls.append(("compile", heavy))
+        return Compiled(heavy)
 
     def driver_blocks_per_sm(overload: Compiled, block: int, smem: int) -> int:
         calls.append(("driver", overload.heavy, block, smem))

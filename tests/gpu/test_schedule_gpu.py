@@ -36,7 +36,7 @@ def test_computed_blocks_per_sm_equal_the_drivers(profile) -> None:
 
     rows = []
     for heavy, cap in VARIANTS:
-        overload = compiled_kernel(ScheduleRequest(1, 1, heavy=heavy, max_registers=cap))
+        overload = compiled_kernel(heavy, cap)
         regs = int(overload.regs_per_thread)
         static = int(overload.shared_mem_per_block)
         for block in BLOCKS:

@@ -22,17 +22,18 @@ from simtviz.core.schedule import ScheduleRequest, ScheduleResult, analyse, is_m
 from simtviz.core.schedule.occupancy import occupancy, profile_from_attributes, read_device_attributes
 
 
-def _kernel_for(request: ScheduleRequest) -> Any:
+def _kernel_for(heavy: bool, max_registers: int | None) -> Any:
     from simtviz.kernels.schedule import heavy_kernel, schedule_blocks
 
-    return heavy_kernel(request.max_registers) if request.heavy else schedule_blocks
+    return heavy_kernel(max_registers) if heavy else schedule_blocks
 
 
-def compiled_kernel(request: ScheduleRequest) -> Any:
-    """The compiled overload (numba ``_Kernel``) the launch will use: registers, static shared memory."""
+def compiled_kernel(heavy: bool, max_registers: int | None = None) -> Any:
+    """The compiled overload (numba ``_Kernel``) of the schedule kernel (``heavy``: its
+    register-heavy variant, optionally capped) that a launch uses: registers, static shared memory."""
     from simtviz.kernels.schedule import SCHEDULE_SIGNATURE
 
-    return _kernel_for(request).compile(SCHEDULE_SIGNATURE)
+    return _kernel_for(heavy, max_registers).compile(SCHEDULE_SIGNATURE)
 
 
 def driver_blocks_per_sm(overload: Any, threads_per_block: int, dynamic_smem: int) -> int | None:
@@ -80,8 +81,9 @@ def run_schedule_gpu(request: ScheduleRequest) -> ScheduleResult:
     profile = profile_from_attributes(read_device_attributes(device), name)
     violations = validate(config, device_limits(device))
 
-    kernel = _kernel_for(request)
-    overload = compiled_kernel(request)  # compiled before the launch: the compile is not the lesson
+    kernel = _kernel_for(request.heavy, request.max_registers)
+    # compiled before the launch: the compile is not the lesson
+    overload = compiled_kernel(request.heavy, request.max_registers)
     regs = int(overload.regs_per_thread)
     static_smem = int(overload.shared_mem_per_block)
     threads = config.threads_per_block

@@ -88,9 +88,8 @@ def current_profile() -> DeviceProfile:
 def current_kernel_regs() -> int:
     """Registers per thread of the plain schedule kernel on the current GPU."""
     from simtviz.backends.schedule.gpu import compiled_kernel
-    from simtviz.core.schedule import ScheduleRequest
 
-    return int(compiled_kernel(ScheduleRequest(1, 1)).regs_per_thread)
+    return int(compiled_kernel(heavy=False).regs_per_thread)
 
 
 def occupancy_summary(block: int, regs: int | None, smem: int, device: str = "current") -> dict[str, Any]:
@@ -134,11 +133,10 @@ class GpuOccupancyFacts:
 def gpu_occupancy_facts() -> GpuOccupancyFacts:
     """The current GPU's attributes and the schedule kernels' registers (compiles both)."""
     from simtviz.backends.schedule.gpu import compiled_kernel
-    from simtviz.core.schedule import ScheduleRequest
 
     profile = current_profile()
-    plain = compiled_kernel(ScheduleRequest(1, 1))
-    heavy = compiled_kernel(ScheduleRequest(1, 1, heavy=True))
+    plain = compiled_kernel(heavy=False)
+    heavy = compiled_kernel(heavy=True)
     return GpuOccupancyFacts(
         profile, int(plain.regs_per_thread), int(heavy.regs_per_thread), int(plain.shared_mem_per_block)
     )
@@ -148,8 +146,7 @@ def driver_figure(block: int, smem: int, heavy: bool) -> int | None:
     """``cuOccupancyMaxActiveBlocksPerMultiprocessor`` for the schedule kernel (or its heavy
     variant) at ``block`` threads and ``smem`` bytes of dynamic shared memory; None if unknown."""
     from simtviz.backends.schedule.gpu import compiled_kernel, driver_blocks_per_sm
-    from simtviz.core.schedule import ScheduleRequest
 
     if block < 1 or block > 1024:
         return 0
-    return driver_blocks_per_sm(compiled_kernel(ScheduleRequest(1, 1, heavy=heavy)), block, smem)
+    return driver_blocks_per_sm(compiled_kernel(heavy=heavy), block, smem)

@@ -55,7 +55,7 @@ class Prepared:
     path: Path
     modules: dict[bool, types.ModuleType] = field(default_factory=dict)
 
-    def kernel(self, traced: bool = True) -> Any:
+    def kernel(self, traced: bool) -> Any:
         """The dispatcher of the traced (or the plain) kernel; its module is made on first use."""
         if traced not in self.modules:
             digest = hashlib.sha1(self.request.source.encode()).hexdigest()[:12]
@@ -112,7 +112,7 @@ class Prepared:
             window_accesses=window_accesses if window is not None else None,
         )
 
-    def conclude(self, request: TraceRequest, result: TraceResult) -> TraceResult:
+    def conclude(self, request: TraceRequest, result: TraceResult) -> None:
         """The student's check over the final arrays and the note on what the log left out
         (the window, the budget), if anything."""
         if request.check:
@@ -120,7 +120,6 @@ class Prepared:
         note = result.budget_note()
         if note:
             result.notes.append(note)
-        return result
 
     def cleanup(self) -> None:
         for module in self.modules.values():
@@ -134,7 +133,10 @@ class Prepared:
         return KernelCompileError(line, describe_numba_error(text, str(self.path), self.request.filename))
 
     def failure_line(self, exc: BaseException) -> int | None:
-        """The student's line where a Python exception (the simulator) was raised, if any."""
+        """The student's line where a Python exception (the simulator) was raised, if any; for a
+        SyntaxError only compiling finds (``break`` outside a loop in a helper), the line it names."""
+        if isinstance(exc, SyntaxError) and exc.filename == str(self.path):
+            return exc.lineno
         tb = exc.__traceback__
         line = None
         while tb is not None:

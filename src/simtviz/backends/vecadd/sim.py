@@ -44,7 +44,7 @@ def _watched(launch: Callable[[], None], c: np.ndarray, report: Callable[[float]
         while not done.wait(PROGRESS_SECONDS):
             report(float(np.count_nonzero(c)) / max(1, c.size))
 
-    watcher = threading.Thread(target=watch, name="simtviz-vecadd-progress", daemon=True)
+    watcher = threading.Thread(target=watch, name="simtviz-vecadd-progress")  # joined below, always
     watcher.start()
     try:
         launch()

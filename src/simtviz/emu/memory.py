@@ -23,7 +23,7 @@ from simtviz.emu.values import widen
 class KernelError(Exception):
     """A failure inside the emulated kernel; ``line`` is the kernel's source line (0: unknown)."""
 
-    def __init__(self, message: str, line: int = 0) -> None:
+    def __init__(self, message: str, line: int) -> None:
         super().__init__(f"line {line}: {message}" if line else message)
         self.message = message
         self.line = line
@@ -186,8 +186,7 @@ def store(ref: ArrayRef, idx: Sequence[Any], value: Any, mask: Mask, line: int) 
     stamp = ref._stamp
     lanes = np.arange(1, count + 1, dtype=np.int64)
     stamp[flat] = lanes  # NumPy keeps the last of repeated indices: one writer per element
-    won = stamp[flat] == lanes
-    stamp[flat] = 0
+    won = stamp[flat] == lanes  # (stamps left from an earlier store are overwritten, never read)
     lost = count - int(np.count_nonzero(won))
     with np.errstate(all="ignore"):
         if lost:

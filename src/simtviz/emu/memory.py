@@ -248,9 +248,9 @@ def atomic(
     if compare is not None:
         cmp = np.broadcast_to(compare if not isinstance(compare, np.ndarray) or sel is None else compare[sel],
                               (count,)).astype(dtype)  # fmt: skip
-    data = ref.data.reshape(-1) if ref.data.flags.c_contiguous else None
-    if data is None:
+    if not ref.data.flags.c_contiguous:
         raise KernelError(f"atomics on the non-contiguous array {ref.name}", line)
+    data = ref.data.reshape(ref.data.size)  # a view: updating it updates the array
     if not any(isinstance(w, np.ndarray) for w in where) and op in UFUNC_OPS:
         # Every lane on one element (a counter): one sequential scan in lane order.
         at = int(flat[0])

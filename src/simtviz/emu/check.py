@@ -65,10 +65,10 @@ def check_kernel(fn: Function) -> None:
     """Raise EmulatorUnsupported for the first construct ``fn`` (or what it calls) uses that the
     emulator cannot run."""
     seen: set[int] = set()
-    _check(fn, seen, top=True)
+    _check(fn, seen)
 
 
-def _check(fn: Function, seen: set[int], top: bool) -> None:
+def _check(fn: Function, seen: set[int]) -> None:
     if id(fn.node) in seen:
         return
     seen.add(id(fn.node))
@@ -94,7 +94,7 @@ def _check(fn: Function, seen: set[int], top: bool) -> None:
                 if target.kind != "device":
                     kind = "a kernel" if target.kind == "kernel" else "not a @cuda.jit(device=True) function"
                     raise EmulatorUnsupported(f"{target.name}() ({kind})", node.lineno)
-                _check(target, seen, top=False)
+                _check(target, seen)
             elif not isinstance(target, Native | DType | Jit):
                 raise EmulatorUnsupported(f"{ast.unparse(node.func)}()", node.lineno)
             elif isinstance(target, Native) and target.name == "range":

@@ -247,8 +247,7 @@ class Interp:
         then = mask & cond
         other = mask & ~cond
         out = self.exec_block(node.body, then) if then.any() else then
-        if node.orelse and other.any():
-            other = self.exec_block(node.orelse, other)
+        other = self.exec_block(node.orelse, other)  # no else, or no lane: ``other`` unchanged
         return out | other
 
     def _loop(self, node: ast.While | ast.For, mask: np.ndarray, step: Any) -> np.ndarray:
@@ -271,8 +270,7 @@ class Interp:
                 live &= ~loop.brk
         finally:
             frame.loops.pop()
-        if node.orelse and done.any():
-            done = self.exec_block(node.orelse, done)
+        done = self.exec_block(node.orelse, done)  # no else, or no lane: ``done`` unchanged
         return done | loop.brk
 
     def s_While(self, node: ast.While, mask: np.ndarray) -> np.ndarray:
@@ -574,7 +572,7 @@ def constant_value(node: ast.expr | None, module: Module) -> Any:
     if node is None:
         raise ValueError("no expression")
     interp = Interp(None)
-    interp.frame = Frame(None, module, 1)
+    interp.frame = Frame(None, module, interp.n)
     value = interp.ev(node, np.ones(1, dtype=bool))
     if isinstance(value, np.ndarray):
         raise ValueError("not a constant")

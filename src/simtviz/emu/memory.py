@@ -23,7 +23,7 @@ from simtviz.emu.values import widen
 class KernelError(Exception):
     """A failure inside the emulated kernel; ``line`` is the kernel's source line (0: unknown)."""
 
-    def __init__(self, message: str, line: int = 0) -> None:
+    def __init__(self, message: str, line: int) -> None:
         super().__init__(f"line {line}: {message}" if line else message)
         self.message = message
         self.line = line
@@ -186,8 +186,7 @@ def store(ref: ArrayRef, idx: Sequence[Any], value: Any, mask: Mask, line: int) 
     stamp = ref._stamp
     lanes = np.arange(1, count + 1, dtype=np.int64)
     stamp[flat] = lanes  # NumPy keeps the last of repeated indices: one writer per element
-    won = stamp[flat] == lanes
-    stamp[flat] = 0
+    won = stamp[flat] == lanes  # (stamps left from an earlier store are overwritten, never read)
     lost = count - int(np.count_nonzero(won))
     with np.errstate(all="ignore"):
         if lost:
@@ -249,9 +248,9 @@ def atomic(
     if compare is not None:
         cmp = np.broadcast_to(compare if not isinstance(compare, np.ndarray) or sel is None else compare[sel],
                               (count,)).astype(dtype)  # fmt: skip
-    data = ref.data.reshape(-1) if ref.data.flags.c_contiguous else None
-    if data is None:
+    if not ref.data.flags.c_contiguous:
         raise KernelError(f"atomics on the non-contiguous array {ref.name}", line)
+    data = ref.data.reshape(ref.data.size)  # a view: updating it updates the array
     if not any(isinstance(w, np.ndarray) for w in where) and op in UFUNC_OPS:
         # Every lane on one element (a counter): one sequential scan in lane order.
         at = int(flat[0])

@@ -34,11 +34,6 @@ class Namespace:
     name: str
     attrs: dict[str, Any]
 
-    def get(self, attr: str) -> Any:
-        if attr not in self.attrs:
-            raise KeyError(f"{self.name}.{attr}")
-        return self.attrs[attr]
-
 
 @dataclass(frozen=True)
 class Special:
@@ -145,7 +140,6 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     # No inline PTX and no clock here, like numba's simulator: sm_id() and global_timer_ns() are
     # the device functions that return -1, and the record kernel skips its end-time barrier.
     "simtviz.kernels.intrinsics": {"SIMULATED": np.bool_(True)},
-    "simtviz.kernels.trace_helpers": {"SIMULATOR": np.bool_(True)},
 }
 
 
@@ -154,7 +148,8 @@ def _zero_of(interp: Any, args: list[Any], kwargs: dict[str, Any], mask: Any, li
     return a.data.dtype.type(0)
 
 
-# Functions replaced by a native one after the module is read (their source is numba-only).
+# Functions replaced by a native one after the module is read (their source is numba-only;
+# trace_helpers' ``if SIMULATOR:`` tests a numba name, so neither of its branches is read).
 NATIVE_OVERRIDES: dict[str, dict[str, Native]] = {
     "simtviz.kernels.trace_helpers": {"zero_of": Native("zero_of", _zero_of)},
 }

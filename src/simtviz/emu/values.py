@@ -30,14 +30,6 @@ def lift(value: Any) -> Any:
     return value
 
 
-def is_vector(value: Any) -> bool:
-    return isinstance(value, np.ndarray)
-
-
-def is_number(value: Any) -> bool:
-    return isinstance(value, np.ndarray | np.generic)
-
-
 def widen(value: Any) -> Any:
     """Booleans and integers narrower than 64 bits as int64 (numba's arithmetic on them)."""
     dtype = value.dtype

@@ -172,9 +172,7 @@ def _changes(xp: ModuleType, *cols: Any) -> Any:
     """True where any column differs from the row before (and at row 0)."""
     n = int(cols[0].shape[0])
     out = xp.zeros(n, dtype=bool)
-    if n == 0:
-        return out
-    out[0] = True
+    out[:1] = True  # row 0 (none when there are no rows)
     for col in cols:
         out[1:] |= col[1:] != col[:-1]
     return out
@@ -263,12 +261,9 @@ def _writers(xp: ModuleType, flat: Any, thread: Any, size: int) -> Any:
 def _segment_max(xp: ModuleType, value: Any, group: Any, groups: int) -> Any:
     """The largest ``value`` of each group ``0 .. groups - 1`` (0 where a group has none)."""
     out = xp.zeros(groups, dtype=xp.int64)
-    n = int(value.shape[0])
-    if n == 0:
-        return out
     order = lex_order(xp, value, group)
     g, v = group[order], value[order]
-    last = xp.ones(n, dtype=bool)
+    last = xp.ones(int(value.shape[0]), dtype=bool)
     last[:-1] = g[1:] != g[:-1]
     out[g[last]] = v[last]
     return out
@@ -469,7 +464,7 @@ def analyse(
             )
             continue
         inb = mine & ok
-        dims = [*info.shape, 1, 1][:3]
+        dims = [*info.shape, 1, 1]  # its 2nd and 3rd sides (1 where it has fewer) are read
         flat = (log[F_I0] * dims[1] + log[F_I1]) * dims[2] + log[F_I2]
         load_m, store_m, atomic_m = (
             inb & (kind == KIND_LOAD),

@@ -18,8 +18,8 @@ def array_name(node: ast.expr) -> str:
 def at(node: _Node, like: ast.AST) -> _Node:
     """``node`` and everything under it placed at ``like``'s location (the student's line)."""
     for sub in ast.walk(node):
-        for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-            if attr in like._attributes and hasattr(like, attr):
+        for attr in like._attributes:  # lineno, col_offset, end_lineno, end_col_offset
+            if hasattr(like, attr):
                 setattr(sub, attr, getattr(like, attr))
     return node
 

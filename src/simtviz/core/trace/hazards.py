@@ -124,21 +124,18 @@ def find_hazards(
     xp: ModuleType, log: Any, sites: Sequence[Site], arrays: Sequence[ArrayInfo], block: Sequence[int]
 ) -> list[Hazard]:
     """The hazards the log shows, in source order."""
-    if int(log.shape[1]) == 0 or not sites:
-        return []
     flags = log[F_FLAGS]
     kind = (flags >> 1) & 3
     array = flags >> 3
     inb = (flags & 1) == 0
     # Only arrays with a plain store can have a hazard; only groups with a store and 2 threads.
+    # (A log without rows, or without a store, has none.)
     stored = _host(xp.bincount(array[inb & (kind == KIND_STORE)], minlength=len(arrays)))
     if not stored.any():
         return []
     keep = inb & xp.asarray(stored > 0)[array]
     thread, site, epoch = log[F_THREAD][keep], log[F_SITE][keep], log[F_EPOCH][keep]
-    array, kind = array[keep], kind[keep]
-    if int(thread.shape[0]) == 0:
-        return []
+    array, kind = array[keep], kind[keep]  # never empty: the stores counted above are kept
     dims = np.array([[*a.shape, 1, 1][:3] for a in arrays], dtype=np.int64)
     d1, d2 = xp.asarray(dims[:, 1])[array], xp.asarray(dims[:, 2])[array]
     flat = (log[F_I0][keep] * d1 + log[F_I1][keep]) * d2 + log[F_I2][keep]
@@ -205,14 +202,14 @@ def _pairs(
             hit = ~((t_min[i] == t_max[i]) & (t_min[j] == t_max[j]) & (t_min[i] == t_min[j]))
         firsts.append(i[hit])
         seconds.append(j[hit])
+    # never empty: a busy group's store (2 threads) or two of its entries collide
     a_all, b_all = np.concatenate(firsts), np.concatenate(seconds)
     pair_sites = np.stack([site[a_all], site[b_all]], axis=1)
-    found: dict[tuple[str, str, int, int], Hazard] = {}
+    # per line pair: its first colliding entries (the example), and the groups of its site pairs
+    first_pair: dict[tuple[str, str, int, int], tuple[int, int, Site, Site]] = {}
     groups_of: dict[tuple[str, str, int, int], list[np.ndarray]] = {}
-    if not len(a_all):
-        return []
     unique, inverse = np.unique(pair_sites, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    inverse = inverse.ravel()
     for u, (sa, sb) in enumerate(unique.tolist()):
         first, second = sites[sa], sites[sb]
         hazard = _pair_kind(first.kind, second.kind)
@@ -221,15 +218,18 @@ def _pairs(
         mine = np.nonzero(inverse == u)[0]
         key = (first.array, hazard, first.line, second.line)
         groups_of.setdefault(key, []).append(group[a_all[mine]])
-        if key not in found:
-            a, b = int(a_all[mine[0]]), int(b_all[mine[0]])
-            info = arrays[int(array[a])]
-            found[key] = Hazard(
+        first_pair.setdefault(key, (int(a_all[mine[0]]), int(b_all[mine[0]]), first, second))
+    found = []
+    for key, (a, b, first, second) in first_pair.items():
+        hazard = key[1]
+        info = arrays[int(array[a])]
+        found.append(
+            Hazard(
                 first.array,
                 hazard,
                 first.line,
                 second.line,
-                count=0,  # below: groups of every site pair of these lines
+                count=int(np.unique(np.concatenate(groups_of[key])).shape[0]),
                 space=info.space,
                 accesses=(first.kind, second.kind),
                 # a load and a store of one line, each by several threads: threads updating
@@ -242,9 +242,8 @@ def _pairs(
                 ),
                 example=_example(a, b, hazard, t_min, t_max, flat, blk, info),
             )
-    for key, parts in groups_of.items():
-        found[key] = replace(found[key], count=int(np.unique(np.concatenate(parts)).shape[0]))
-    return sorted(found.values(), key=lambda h: (h.line_first, h.line_second, h.array, h.kind))
+        )
+    return sorted(found, key=lambda h: (h.line_first, h.line_second, h.array, h.kind))
 
 
 def _example(
@@ -335,7 +334,7 @@ def loop_carried(hazards: list[Hazard], barrier_lines: Sequence[int]) -> list[Ha
     out = []
     for h in hazards:
         a, b = h.line_first, h.line_second
-        if a < b and any(a < line < b for line in barrier_lines):
+        if any(a < line < b for line in barrier_lines):
             kind = flip[h.kind]
             ex = h.example
             threads = (ex.threads[1], ex.threads[0])

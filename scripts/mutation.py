@@ -372,6 +372,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/vecadd.py",
         [
             "tests/core/test_vecadd_handworked.py",
+            "tests/core/test_vecadd_handworked2.py",
             "tests/core/test_vecadd_core.py",
             "tests/cli/test_vecadd_cli.py",
         ],

@@ -374,6 +374,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/files.py",
         [
             "tests/core/test_files_handworked2.py",
+            "tests/core/test_files_handworked3.py",
             "tests/core/test_files.py",
             # through the kernel tab's Open (read_user_text) and a record's opening (read_kind)
             "tests/qt/tabs/kernel/test_kernel_files.py",
@@ -384,6 +385,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/vecadd.py",
         [
             "tests/core/test_vecadd_handworked.py",
+            "tests/core/test_vecadd_handworked2.py",
             "tests/core/test_vecadd_core.py",
             "tests/cli/test_vecadd_cli.py",
         ],

@@ -100,7 +100,8 @@ def _folder_of(target: Path) -> Path:
 def _write_through(target: Path, st: os.stat_result, write: Callable[[IO[Any]], object], mode: str) -> Path:
     """Write into a character device or a pipe as it is; it is never replaced."""
     flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
-    if stat.S_ISFIFO(st.st_mode):
+    pipe = stat.S_ISFIFO(st.st_mode)  # O_NONBLOCK is read for a pipe only: Windows has neither
+    if pipe:
         flags |= os.O_NONBLOCK  # opening a pipe nobody reads would wait forever
     try:
         fd = os.open(target, flags)
@@ -108,9 +109,9 @@ def _write_through(target: Path, st: os.stat_result, write: Callable[[IO[Any]], 
         if exc.errno == errno.ENXIO:
             raise ExportError(f"cannot write {target}: it is a pipe and no program is reading it") from exc
         raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from exc
-    if flags & os.O_NONBLOCK:
+    if pipe:
         os.set_blocking(fd, True)
-    what = "pipe" if stat.S_ISFIFO(st.st_mode) else "device"
+    what = "pipe" if pipe else "device"
     try:
         with os.fdopen(fd, mode) as fh:
             write(fh)

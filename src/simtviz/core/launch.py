@@ -27,7 +27,7 @@ class Dim3:
     z: int = 1
 
     def __post_init__(self) -> None:
-        for axis, value in zip("xyz", (self.x, self.y, self.z), strict=True):
+        for axis, value in (("x", self.x), ("y", self.y), ("z", self.z)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"{axis} must be an int, got {value!r}")
             if value < 0:

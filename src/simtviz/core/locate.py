@@ -61,7 +61,8 @@ def locate(config: LaunchConfig, window: Window, address: ThreadAddress) -> tupl
             raise LocateError(f"global linear index {n:,} is outside 0 … {config.total_threads - 1:,}")
         gx, gy, gz = n % ex, (n // ex) % ey, n // (ex * ey)
     else:
-        assert address.block is not None and address.thread is not None
+        assert address.block is not None
+        assert address.thread is not None
         grid, block = config.grid.as_tuple(), config.block.as_tuple()
         for what, idx, dims, name in (
             ("blockIdx", address.block, grid, "gridDim"),

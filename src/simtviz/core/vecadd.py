@@ -180,6 +180,10 @@ class VecaddRequest:
     def repeats(self, kind: str) -> int:
         return max(1, self.repeat if self.repeat else default_repeat(kind))
 
+    def gpu_launches(self) -> int:
+        """The launches a GPU times: ``repeats``, and never fewer than ``GPU_MIN_REPEAT``."""
+        return max(GPU_MIN_REPEAT, self.repeats("gpu"))
+
     def simulated_threads(self) -> int:
         """Threads the simulator runs for this request: the checked launch, repeats, the sweep."""
         threads = self.config.total_threads * self.repeats("sim")
@@ -289,10 +293,6 @@ class VecaddResult:
     def on_gpu(self) -> bool:
         """Timed on a GPU (its ids are ``gpu:<name>``); the simulator and the emulator time CPU wall-clock."""
         return self.backend.startswith("gpu")
-
-    @property
-    def ok(self) -> bool:
-        return self.verified and self.kernel_error is None
 
     @property
     def copy_share(self) -> float | None:

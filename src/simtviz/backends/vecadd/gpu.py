@@ -103,7 +103,7 @@ def run_vecadd_gpu(
     n, block = request.n, request.block
     config = request.config
     grid = grid_for(n, block)
-    repeat = max(GPU_MIN_REPEAT, request.repeats("gpu"))
+    repeat = request.gpu_launches()
     result = VecaddResult(
         info.backend_id, n, block, grid, guarded=request.guarded, label=info.label, repeat=repeat
     )

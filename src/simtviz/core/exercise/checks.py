@@ -53,8 +53,6 @@ def _element(name: str, index: Sequence[int]) -> str:
 def rows_of_element(result: TraceResult, name: str, index: Sequence[int], kinds: Sequence[int]) -> list[int]:
     """Log rows (in log order) that touched ``name[index]`` in bounds with one of ``kinds``."""
     log = result.log
-    if not log.shape[1]:
-        return []
     array_id = [a.name for a in result.arrays].index(name)
     flags = log[F_FLAGS]
     mine = ((flags >> 3) == array_id) & ((flags & 1) == 0) & np.isin((flags >> 1) & 3, list(kinds))
@@ -71,8 +69,6 @@ def neighbours(result: TraceResult, line: int, array: str, kind: str) -> tuple[i
     """Two log rows of one line made by neighbouring lanes of one warp (their first executions)."""
     log = result.log
     site_ids = [s.id for s in result.sites if s.line == line and s.array == array and s.kind == kind]
-    if not site_ids or not log.shape[1]:
-        return None
     rows = np.nonzero(np.isin(log[F_SITE], site_ids) & ((log[F_FLAGS] & 1) == 0))[0]
     if rows.size < 2:
         return None

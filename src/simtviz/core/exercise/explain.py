@@ -87,13 +87,13 @@ def _coverage(ex: Exercise, r: TraceResult) -> str | None:
             at = tuple(int(i) for i in several[0])
             rows = rows_of_element(r, name, at, (KIND_STORE,))
             threads = sorted({int(r.log[F_THREAD, row]) for row in rows})
-            per_block = math.prod(r.block)
-            blocks = {t // per_block for t in threads}
-            inner = {t % per_block for t in threads}
+            # Two or more threads (writers counts distinct ones) at one index of their blocks: so
+            # in as many different blocks, each walking the same elements.
+            inner = {t % math.prod(r.block) for t in threads}
             site = int(r.log[1, rows[0]])
             line = r.sites[site].line
             loops = int(((r.log[F_THREAD] == threads[0]) & (r.log[1] == site)).sum()) > 1
-            if len(blocks) > 1 and len(inner) == 1 and loops:
+            if len(inner) == 1 and loops:
                 return (
                     f"Stride loop without gridsize: line {line}: {who(r, threads[0])} and "
                     f"{who(r, threads[1])} both store {_el(name, at)}: every block walks the same "

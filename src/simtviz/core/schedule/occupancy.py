@@ -94,8 +94,8 @@ def _reserved(cc: tuple[int, int]) -> int:
 
 
 def _max_blocks(cc: tuple[int, int]) -> int:
-    # cudaOccMaxBlocksPerMultiprocessor: 7.5 → 16, 8.0 → 32, 8.6 → 16, 8.9 → 24, 9.0 → 32.
-    return {(7, 5): 16, (8, 0): 32, (8, 6): 16, (8, 9): 24, (9, 0): 32}.get(cc, 32 if cc[0] >= 9 else 16)
+    # cudaOccMaxBlocksPerMultiprocessor: 16 on 7.5, 8.6 and 8.7, 32 from 9.0; but 8.0 → 32, 8.9 → 24.
+    return {(8, 0): 32, (8, 9): 24}.get(cc, 32 if cc[0] >= 9 else 16)
 
 
 def _carveouts(cc: tuple[int, int]) -> tuple[int, ...]:

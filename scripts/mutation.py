@@ -243,7 +243,14 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/cli/test_exercise_cli.py",
         ],
     ),
-    ("cli/exercise.py", ["tests/cli/test_exercise_cli_handworked.py", "tests/cli/test_exercise_cli.py"]),
+    (
+        "cli/exercise.py",
+        [
+            "tests/cli/test_exercise_cli_handworked.py",
+            "tests/cli/test_exercise_cli.py",
+            "tests/cli/test_cli_flush_handworked2.py",  # its last line flushed
+        ],
+    ),
     (
         "backends/emu_backend.py",
         ["tests/backends/test_emu_backend.py", "tests/backends/test_emu_selection.py"],
@@ -493,11 +500,26 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/cli/test_trace_cli_handworked2.py",
             "tests/cli/test_cli_text_handworked.py",  # its options, saved line and file name, stubbed
             "tests/cli/test_trace_cli.py",
+            "tests/cli/test_cli_flush_handworked2.py",
         ],
     ),
     ("cli/interrupts.py", ["tests/cli/test_ctrl_c_never_lost.py", "tests/cli/test_cli_exit_codes.py"]),
-    ("cli/schedule.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
-    ("cli/occupancy.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
+    (
+        "cli/schedule.py",
+        [
+            "tests/cli/test_cli_text_handworked.py",
+            "tests/cli/test_schedule_cli.py",
+            "tests/cli/test_cli_flush_handworked2.py",
+        ],
+    ),
+    (
+        "cli/occupancy.py",
+        [
+            "tests/cli/test_cli_text_handworked.py",
+            "tests/cli/test_schedule_cli.py",
+            "tests/cli/test_cli_flush_handworked2.py",
+        ],
+    ),
     (
         "cli/snapshot.py",
         [
@@ -576,6 +598,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "kernels/trace_helpers.py",
         [
             "tests/kernels/test_trace_helpers_handworked.py",
+            "tests/kernels/test_trace_helpers_handworked2.py",  # shared arrays' edges
             "tests/core/trace/test_trace_analysis_handworked.py",
             "tests/backends/trace/test_trace_sim.py",
             "tests/backends/trace/test_trace_window.py",
@@ -605,6 +628,18 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/qt/tabs/kernel/test_kernel_views_handworked.py",
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/qt/tabs/kernel/test_kernel_tab.py",
+        ],
+    ),
+    (
+        "cli/vecadd.py",
+        [
+            "tests/cli/test_cli_limits_handworked2.py",
+            "tests/cli/test_cli_exit_codes.py",
+            "tests/core/test_error_reports_handworked.py",
+            "tests/cli/test_cli.py",
+            "tests/cli/test_vecadd_cli.py",
+            "tests/cli/test_cli_limits.py",
+            "tests/cli/test_cli_flush_handworked2.py",  # its last line flushed
         ],
     ),
     (

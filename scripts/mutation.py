@@ -658,6 +658,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "backends/sim_process.py",
         [
             "tests/backends/test_sim_process_handworked2.py",
+            "tests/backends/test_sim_process_handworked3.py",  # _pid_alive's bool
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_sim_backend.py",
             "tests/backends/test_experiments.py",

@@ -244,7 +244,14 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/cli/test_exercise_cli.py",
         ],
     ),
-    ("cli/exercise.py", ["tests/cli/test_exercise_cli_handworked.py", "tests/cli/test_exercise_cli.py"]),
+    (
+        "cli/exercise.py",
+        [
+            "tests/cli/test_exercise_cli_handworked.py",
+            "tests/cli/test_exercise_cli.py",
+            "tests/cli/test_cli_flush_handworked2.py",  # its last line flushed
+        ],
+    ),
     (
         "backends/emu_backend.py",
         ["tests/backends/test_emu_backend.py", "tests/backends/test_emu_selection.py"],
@@ -509,11 +516,26 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/cli/test_trace_cli_handworked2.py",
             "tests/cli/test_cli_text_handworked.py",  # its options, saved line and file name, stubbed
             "tests/cli/test_trace_cli.py",
+            "tests/cli/test_cli_flush_handworked2.py",
         ],
     ),
     ("cli/interrupts.py", ["tests/cli/test_ctrl_c_never_lost.py", "tests/cli/test_cli_exit_codes.py"]),
-    ("cli/schedule.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
-    ("cli/occupancy.py", ["tests/cli/test_cli_text_handworked.py", "tests/cli/test_schedule_cli.py"]),
+    (
+        "cli/schedule.py",
+        [
+            "tests/cli/test_cli_text_handworked.py",
+            "tests/cli/test_schedule_cli.py",
+            "tests/cli/test_cli_flush_handworked2.py",
+        ],
+    ),
+    (
+        "cli/occupancy.py",
+        [
+            "tests/cli/test_cli_text_handworked.py",
+            "tests/cli/test_schedule_cli.py",
+            "tests/cli/test_cli_flush_handworked2.py",
+        ],
+    ),
     (
         "cli/snapshot.py",
         [
@@ -620,6 +642,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "kernels/trace_helpers.py",
         [
             "tests/kernels/test_trace_helpers_handworked.py",
+            "tests/kernels/test_trace_helpers_handworked2.py",  # shared arrays' edges
             "tests/core/trace/test_trace_analysis_handworked.py",
             "tests/backends/trace/test_trace_sim.py",
             "tests/backends/trace/test_trace_window.py",
@@ -660,6 +683,18 @@ TESTS: list[tuple[str, list[str]]] = [
         ],
     ),
     (
+        "cli/vecadd.py",
+        [
+            "tests/cli/test_cli_limits_handworked2.py",
+            "tests/cli/test_cli_exit_codes.py",
+            "tests/core/test_error_reports_handworked.py",
+            "tests/cli/test_cli.py",
+            "tests/cli/test_vecadd_cli.py",
+            "tests/cli/test_cli_limits.py",
+            "tests/cli/test_cli_flush_handworked2.py",  # its last line flushed
+        ],
+    ),
+    (
         "cli/*",
         [
             "tests/cli/test_cli_limits_handworked2.py",
@@ -675,6 +710,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "backends/sim_process.py",
         [
             "tests/backends/test_sim_process_handworked2.py",
+            "tests/backends/test_sim_process_handworked3.py",  # _pid_alive's bool
             "tests/backends/test_sim_backend_faults.py",
             "tests/backends/test_sim_backend.py",
             "tests/backends/test_experiments.py",

@@ -165,7 +165,7 @@ class Backend(ABC):
         if self.notice_handler is not None:
             self.notice_handler(line)
         else:
-            print(f"simtviz: {line}", file=sys.stderr, flush=True)
+            print(f"simtviz: {line}", file=sys.stderr)  # stderr is line-buffered
 
     @abstractmethod
     def info(self) -> BackendInfo: ...

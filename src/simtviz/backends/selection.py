@@ -63,7 +63,7 @@ def gpu_probe() -> tuple[bool, str]:
     try:
         if lib.cuInit(0) != 0:
             return False, "the NVIDIA driver found no usable GPU (cuInit failed)"
-        count = ctypes.c_int(0)
+        count = ctypes.c_int()
         if lib.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value < 1:
             return False, "the NVIDIA driver reports no GPU"
     except (AttributeError, OSError) as exc:  # a broken or partial driver install

@@ -57,14 +57,14 @@ def die_with_parent(watch_fd: int, parent_pid: int) -> None:
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # the kernel ignores arguments 3 to 5
     if os.getppid() != parent_pid:  # the app died before the line above took effect
         _exit_now(0)
 
 
 def main(argv: list[str]) -> None:
-    conn_fd, watch_fd, parent_pid = (int(a) for a in argv[:3])
+    conn_fd, watch_fd, parent_pid = (int(a) for a in argv)
     die_with_parent(watch_fd, parent_pid)
     from simtviz.backends.selection import activate
 

@@ -59,7 +59,7 @@ def summary(e: Exercise) -> dict[str, Any]:
     }
 
 
-def show_text(e: Exercise, hints: int = 0) -> str:
+def show_text(e: Exercise, hints: int) -> str:
     lines = [f"{e.id} — {e.title}", f"Write: {e.signature}", ""]
     lines += [e.statement, "", e.picture, "", "The grader launches:"]
     lines += [f"  {c.words()}" for c in e.cases]

@@ -260,12 +260,6 @@ def tv_sync(epoch):  # type: ignore[no-untyped-def]
     return epoch + 1
 
 
-HELPER_NAMES = (
-    "tv_thread_id",
-    "tv_sync",
-    *(f"tv_{op}{n}" for op in ("load", "store", "atomic_add") for n in (1, 2, 3)),
-)
-
 # A kernel that uses every helper, on global and on shared arrays (the same helpers serve both:
 # numba passes a shared array to a device function like any array, and after inlining the
 # accesses stay ld/st.shared), so CI proves they compile (kernels.registry).

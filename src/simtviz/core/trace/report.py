@@ -133,7 +133,7 @@ def findings(result: TraceResult, oob_shown: int = OOB_SHOWN) -> list[str]:
     lines.extend(hazard_words(h, grid, block) for h in a.hazards)
     check = result.check
     for name, counts in a.arrays.items():
-        size = int(np.prod(counts.shape)) if counts.shape else 1
+        size = int(np.prod(counts.shape))  # 1 for no dimensions
         parts = [f"{counts.loads:,} loads", f"{counts.stores:,} stores"]
         if counts.atomics:
             parts.append(f"{counts.atomics:,} atomic adds")

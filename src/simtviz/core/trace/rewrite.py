@@ -499,7 +499,7 @@ def plain_module_of(tree: ast.Module, kernel: ast.FunctionDef) -> ast.Module:
 
     at = tree.body.index(kernel)
     copied = copy.deepcopy(tree)
-    line = copied.body[0].lineno if copied.body else 1
+    line = copied.body[0].lineno  # the body holds the kernel at least
     fn = copied.body[at]
     assert isinstance(fn, ast.FunctionDef)
     return _module(copied, fn, _imports([], line))
@@ -578,7 +578,7 @@ def rewrite_parsed(tree: ast.Module, fn: ast.FunctionDef, arrays: Mapping[str, i
         _at(a, fn)
 
     dropped = [n.lineno for n in tree.body if not kept_statement(n)]
-    line = tree.body[0].lineno if tree.body else 1
+    line = tree.body[0].lineno  # the body holds the kernel at least
     traced_tree = ast.Module(body=[n if n is not fn else traced_fn for n in tree.body], type_ignores=[])
     traced = _module(traced_tree, traced_fn, _imports(sorted(rewriter.helpers), line))
     plain_tree = ast.Module(

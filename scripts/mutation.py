@@ -36,6 +36,7 @@ import re
 import resource
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -1284,6 +1285,63 @@ def _read_results(path: Path | None) -> dict[tuple[str, int], tuple[int, str, st
     return done
 
 
+def _keyed(source: str) -> list[tuple[int, tuple[str, str, int]]]:
+    """Each mutant's index and what identifies it across versions: its line's text, its
+    description, and how many identical (text, description) pairs come before it."""
+    lines = source.splitlines()
+    seen: dict[tuple[str, str], int] = {}
+    keyed = []
+    for index, (node, _kind, desc) in enumerate(_points(ast.parse(source), lines)):
+        line = getattr(node, "lineno", 0)
+        pair = (lines[line - 1].strip() if line else "", desc)
+        keyed.append((index, (*pair, seen.get(pair, 0))))
+        seen[pair] = seen.get(pair, 0) + 1
+    return keyed
+
+
+def carried_over(module: str, path: Path) -> list[tuple[int, int, str]]:
+    """Mutants of the module's current source that an earlier version, recorded in ``path``, had
+    on an identical line and whose tests failed: (index, line, description). Tests are only ever
+    added, so such a mutant is still killed; a survivor or a changed line is run again. The earlier
+    versions come from git (nothing is carried outside a checkout)."""
+    rows: dict[tuple[str, int], str] = {}
+    for row in path.read_text().splitlines() if path.exists() else []:
+        parts = row.split("\t")
+        if len(parts) == 6 and parts[0] == module and parts[1].isdigit():
+            rows[(parts[5], int(parts[1]))] = parts[3]
+    versions = {version for version, _ in rows}
+    killed: dict[tuple[str, str, int], str] = {}
+    try:
+        commits = subprocess.run(
+            ["git", "log", "--format=%H", "-n", "60", "--", f"src/simtviz/{module}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    for commit in commits:
+        shown = subprocess.run(
+            ["git", "show", f"{commit}:src/simtviz/{module}"], cwd=ROOT, capture_output=True
+        )
+        version = hashlib.sha1(shown.stdout).hexdigest()[:12]
+        if shown.returncode or version not in versions:
+            continue
+        versions.discard(version)  # newest first: a later outcome of the same line wins
+        with contextlib.suppress(SyntaxError, UnicodeDecodeError):
+            for index, key in _keyed(shown.stdout.decode()):
+                outcome = rows.get((version, index))
+                if outcome is not None:
+                    killed.setdefault(key, outcome)
+    current = mutants(module)
+    return [
+        (index, current[index].line, current[index].description)
+        for index, key in _keyed((PACKAGE / module).read_text())
+        if killed.get(key, "passed") != "passed"
+    ]
+
+
 def tree_hash() -> str:
     """Which version of the sources and tests a traced baseline belongs to."""
     digest = hashlib.sha1()
@@ -1350,6 +1408,12 @@ def main(argv: list[str] | None = None) -> int:
         "--stop-after", type=float, help="seconds: start no new mutant after this, report what ran"
     )
     parser.add_argument(
+        "--carry-over",
+        action="store_true",
+        help="with --results: a mutant killed on an identical line of an earlier version of its module "
+        "is recorded as 'killed before' instead of run again (survivors and changed lines run)",
+    )
+    parser.add_argument(
         "--survivors",
         action="store_true",
         help="with --results: run again only the mutants it records as survivors (after tests were "
@@ -1372,6 +1436,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.monotonic()
     done = _read_results(args.results)
+    if args.carry_over:
+        if args.results is None:
+            parser.error("--carry-over needs --results")
+        with args.results.open("a") as out:
+            for module in modules:
+                for index, line, desc in carried_over(module, args.results):
+                    if (module, index) not in done:
+                        done[(module, index)] = (line, "killed before", desc)
+                        row = (module, index, line, "killed before", desc, source_hash(module))
+                        out.write("\t".join(map(str, row)) + "\n")
     if args.survivors:
         if args.results is None:
             parser.error("--survivors needs --results")

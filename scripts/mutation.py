@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import ctypes
 import fnmatch
 import functools
 import hashlib
@@ -39,6 +40,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
@@ -972,6 +974,13 @@ def _run_tests(tests: list[str], timeout: float, trace: tuple[list[str], Path] |
             # (seen: 21 GB of 23 on the 2-core machine); past the cap it fails, and counts as caught.
             cap = int(float(os.environ.get("MUTATION_MEMORY_GB", "6")) * 2**30)
             resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
+            # The cap counts address space reserved, not used: numba's simulator starts a thread per
+            # CUDA thread (8 MiB of stack each, and a 64 MiB malloc arena per thread), so a block of
+            # 1,024 threads passed 6 GB while using 0.2. The app's own simulator child limits them the
+            # same way (backends/child_limits.py).
+            threading.stack_size(2 << 20)
+            with contextlib.suppress(OSError, AttributeError):
+                ctypes.CDLL(None).mallopt(-8, 8)  # M_ARENA_MAX (glibc)
             os.chdir(_COPY)
             sys.path.insert(0, str(_COPY / "src"))
             sys.path.insert(0, str(_COPY / "tests"))

@@ -412,3 +412,25 @@ def test_bank_counts_are_written_only_where_they_fit_and_one_wavefront_is_no_con
     assert [t[2] for t in p.texts[1:3]] == ["1", "1"]
     p = _paint(qtbot, monkeypatch, one, char=8)  # 8, not < 8: not written
     assert len(p.texts) == 2
+
+
+def test_before_a_line_is_chosen_the_picture_asks_for_one(qtbot: Any, monkeypatch: Any) -> None:
+    # At least 150 px high (lanes, links, sectors and two lines of text); no request: one sentence.
+    monkeypatch.setattr(views, "QPainter", _Painter)
+    view = WarpSectorsView()
+    qtbot.addWidget(view)
+    assert view.minimumHeight() == 150
+    view.resize(336, 200)
+    view.paintEvent(None)
+    assert _Painter.last is not None and not _Painter.last.rects and not _Painter.last.lines
+    assert _Painter.last.texts == [
+        (view.rect(), Qt.AlignmentFlag.AlignCenter, "Select a line in the table to see one warp's request")
+    ]
+
+
+def test_a_map_just_past_eight_columns_a_row_fills_the_plot(qtbot: Any) -> None:
+    # A (132,) in rows of 33: 4 rows; 4 × 8 = 32 < 33 columns: a strip, cells not kept square.
+    view = _view(qtbot)
+    view.show_array(_data((132,), [(0, "store", 0)]), "accesses", 33)
+    assert (view.rows, view.cols) == (4, 33)
+    assert not view.plot.vb.state["aspectLocked"]

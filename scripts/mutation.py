@@ -682,6 +682,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/qt/tabs/kernel/test_kernel_views_handworked.py",
             "tests/qt/tabs/kernel/test_kernel_views_handworked2.py",
+            "tests/qt/tabs/kernel/test_kernel_views_handworked3.py",
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/qt/tabs/kernel/test_kernel_tab.py",
         ],

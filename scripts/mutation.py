@@ -681,6 +681,8 @@ TESTS: list[tuple[str, list[str]]] = [
         "qt/tabs/kernel/views.py",
         [
             "tests/qt/tabs/kernel/test_kernel_views_handworked.py",
+            "tests/qt/tabs/kernel/test_kernel_views_handworked2.py",
+            "tests/qt/tabs/kernel/test_kernel_views_handworked3.py",
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/qt/tabs/kernel/test_kernel_tab.py",
         ],

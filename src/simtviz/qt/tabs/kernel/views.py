@@ -150,7 +150,7 @@ def bank_request(offsets: list[int], words_per_element: int) -> dict[str, Any]:
         "words": words,
         "banks": [[word % BANKS for word in lane_words] for lane_words in words],
         "words_per_bank": per_bank,
-        "wavefronts": max(per_bank, default=0),
+        "wavefronts": max(per_bank),  # one count per bank: never empty
         "least_wavefronts": -(-sum(per_bank) // BANKS),  # 8-byte elements: 2 for a full warp
     }
 
@@ -178,7 +178,6 @@ class ArrayView(QWidget):
         self.view.addItem(self.scale, row=0, col=1)
         quiet_unlabelled_axes(self.plot, self.scale)
         self.plot.invertY(True)
-        self.plot.setAspectLocked(True)
         self.plot.showGrid(False, False)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)

@@ -1385,9 +1385,24 @@ def _write_baselines(path: Path | None, groups: dict[str, Baseline]) -> None:
         path.write_text(json.dumps({"tree": tree_hash(), "groups": groups}))
 
 
+EXPLANATIONS = ROOT / "docs" / "TESTING.md"
+_EXPLAINED = re.compile(r"^- `?([\w/.]+\.py):(\d+)`? `([^`]+)`: \S")
+
+
+def explained(text: str) -> set[tuple[str, int, str]]:
+    """The survivors a document explains: lines ``- module:line `original → mutated`: reason``."""
+    found = set()
+    for row in text.splitlines():
+        if match := _EXPLAINED.match(row):
+            found.add((match[1], int(match[2]), match[3].strip()))
+    return found
+
+
 def _report(modules: list[str], done: dict[tuple[str, int], tuple[int, str, str]]) -> tuple[int, int]:
-    """Per-module counts and survivors of the mutants in ``done``; returns (run, survived)."""
-    total = survived = 0
+    """Per-module counts and survivors of the mutants in ``done``, each survivor marked when
+    docs/TESTING.md does not explain it; returns (run, survived, not explained)."""
+    reasons = explained(EXPLANATIONS.read_text()) if EXPLANATIONS.exists() else set()
+    total = survived = unexplained = 0
     for module in modules:
         rows = sorted((k[1], v) for k, v in done.items() if k[0] == module)
         if not rows:
@@ -1397,8 +1412,11 @@ def _report(modules: list[str], done: dict[tuple[str, int], tuple[int, str, str]
         survived += len(alive)
         print(f"{module}: {len(rows)} mutants, {len(rows) - len(alive)} killed, {len(alive)} survived")
         for line, desc in alive:
-            print(f"    survived {module}:{line}: {desc}")
-    return total, survived
+            known = (module, line, desc) in reasons
+            unexplained += not known
+            note = "" if known else "   (not explained in docs/TESTING.md)"
+            print(f"    survived {module}:{line}: {desc}{note}")
+    return total, survived, unexplained
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1533,10 +1551,14 @@ def main(argv: list[str] | None = None) -> int:
                 out.close()
     if args.survivors:  # the report counts what the file records, never the placeholders above
         done = _read_results(args.results)
-    total, survived = _report(modules, done)
+    total, survived, unexplained = _report(modules, done)
     rate = 100 * survived / total if total else 0.0
-    print(f"\n{total} mutants, {survived} survived ({rate:.1f} %), {time.monotonic() - started:.0f} s")
-    return 0 if rate <= 10 else 1
+    print(
+        f"\n{total} mutants, {survived} survived ({rate:.1f} %), {unexplained} of them not explained "
+        f"in docs/TESTING.md, {time.monotonic() - started:.0f} s"
+    )
+    # The bar of issue 18: at most 5 % survive, and each survivor is explained as equivalent.
+    return 0 if rate <= 5 and not unexplained else 1
 
 
 if __name__ == "__main__":

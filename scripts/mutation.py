@@ -197,7 +197,11 @@ TESTS: list[tuple[str, list[str]]] = [
     ),
     (
         "kernels/lesson.py",
-        ["tests/core/lesson/test_lesson_walk.py", "tests/backends/lesson/test_lesson_probes.py"],
+        [
+            "tests/kernels/test_lesson_kernels_handworked2.py",
+            "tests/core/lesson/test_lesson_walk.py",
+            "tests/backends/lesson/test_lesson_probes.py",
+        ],
     ),
     (
         "core/trace/words.py",
@@ -608,6 +612,8 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/backends/lesson/test_lesson_sim_handworked.py",
             "tests/backends/lesson/test_lesson_sim_handworked2.py",
             "tests/backends/lesson/test_lesson_both_handworked2.py",
+            "tests/backends/lesson/test_lesson_both_handworked3.py",  # unwritten slots; one block
+            "tests/backends/lesson/test_lesson_experiment_handworked2.py",  # run_gpu's result
             "tests/backends/lesson/test_lesson_probes.py",
             "tests/backends/lesson/test_lesson_experiment.py",
             "tests/core/lesson/test_lesson_walk.py",

@@ -62,7 +62,7 @@ def thread_count(launches: Any = ((2, 4),)) -> Result:
     from simtviz.kernels.lesson import count_threads
 
     result = new_result("thread_count", _backend())
-    hits = cuda.to_device(np.zeros(1, dtype=np.int64))
+    hits = cuda.to_device(np.array([0], dtype=np.int64))  # one counter, from 0
     shown = []
     for pair in launches:
         grid, block = _grid_block(pair)

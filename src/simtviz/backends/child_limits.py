@@ -46,8 +46,8 @@ def die_with_parent(parent_pid: int) -> None:
     code that holds the GIL cannot delay it. Elsewhere the stdin watchdog alone ends the child."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # its failure is ignored: the watchdog stays
     if parent_pid and os.getppid() != parent_pid:  # the parent died before the line above
         os._exit(3)
 
@@ -157,7 +157,5 @@ def end_with_parent(parent: int | None = None) -> None:
     with contextlib.suppress(ImportError, ValueError, OSError):
         import resource
 
-        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
-        limit = CHECKER_CPU_SECONDS if hard == resource.RLIM_INFINITY else min(CHECKER_CPU_SECONDS, hard)
-        if soft == resource.RLIM_INFINITY or soft > limit:
-            resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        _lower(resource.RLIMIT_CPU, CHECKER_CPU_SECONDS, hard)  # a lower soft limit kept, the hard one too

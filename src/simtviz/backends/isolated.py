@@ -160,7 +160,7 @@ class IsolatedChild:
             remove_stale_trace_temp()
         creation: dict[str, Any] = {}
         if sys.platform == "win32":  # pragma: no cover - no console window per run
-            creation["creationflags"] = getattr(subprocess, "CREATE_NO_WINDOW", 0)
+            creation["creationflags"] = subprocess.CREATE_NO_WINDOW  # Python 3.7 and later
         else:
             creation["start_new_session"] = True  # its own process group: killed as one
         self.folder = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-"))

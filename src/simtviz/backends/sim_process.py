@@ -196,7 +196,8 @@ class _Child:
     """The child started by ``start_child``: its process, its watchdog pipe and temporary folder."""
 
     def __init__(self, popen: subprocess.Popen[bytes], watch_fd: int, temp: Path) -> None:
-        self.popen, self.watch_fd, self.temp = popen, watch_fd, temp
+        self.popen, self.temp = popen, temp
+        self.watch_fd: int | None = watch_fd  # None once closed
 
     @property
     def pid(self) -> int:
@@ -215,10 +216,10 @@ class _Child:
 
     def cleanup(self) -> None:
         """Close the watchdog pipe (a live child takes it as "exit now") and remove the folder."""
-        if self.watch_fd >= 0:
+        if self.watch_fd is not None:
             with contextlib.suppress(OSError):
                 os.close(self.watch_fd)
-            self.watch_fd = -1
+            self.watch_fd = None
         self.join(1.0)
         shutil.rmtree(self.temp, ignore_errors=True)
 

@@ -99,7 +99,7 @@ def _folder_of(target: Path) -> Path:
 
 def _write_through(target: Path, st: os.stat_result, write: Callable[[IO[Any]], object], mode: str) -> Path:
     """Write into a character device or a pipe as it is; it is never replaced."""
-    flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_WRONLY  # os.open's descriptors are close-on-exec already (PEP 446)
     pipe = stat.S_ISFIFO(st.st_mode)  # O_NONBLOCK is read for a pipe only: Windows has neither
     if pipe:
         flags |= os.O_NONBLOCK  # opening a pipe nobody reads would wait forever

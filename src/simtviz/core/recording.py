@@ -107,8 +107,11 @@ class Recording:
         """Where the thread with global index ``thread_xyz`` (its ``cuda.grid(3)``) is drawn:
         (plane, row, column) of the map (docs/CONTRACT.md, map layout), or None outside the
         window. The one place a thread becomes a cell; ``row_of`` reads a cell back."""
-        x, y, z = (g - o for g, o in zip(thread_xyz, self.window.origin, strict=True))
-        if not all(0 <= v < s for v, s in zip((x, y, z), self.window.size, strict=True)):
+        gx, gy, gz = thread_xyz
+        ox, oy, oz = self.window.origin
+        x, y, z = gx - ox, gy - oy, gz - oz
+        wx, wy, wz = self.window.size
+        if not (0 <= x < wx and 0 <= y < wy and 0 <= z < wz):
             return None
         if self.config.rank == 1:
             bx = self.config.block.x

@@ -234,8 +234,8 @@ def load_npz(path: str | Path) -> Recording:
                 raise RecordFileError(
                     f"{path} is damaged: {f.name}: {m.dtype} {m.shape} where a record has {f.dtype} {want}"
                 )
-        b = data.members["backend"]
-        if b.shape != () or b.dtype.kind != "U" or b.nbytes > 256:
+        b = data.members["backend"]  # a name of at most 64 characters, stored 4 bytes each (UTF-32)
+        if b.shape != () or b.dtype.kind != "U" or b.nbytes > 64 * 4:
             raise RecordFileError(f"{path} is damaged: backend: {b.dtype} {b.shape} is not a short name")
         backend = str(data.array("backend"))
         fields = {f.name: data.array(f.name) for f in RECORD_SCHEMA}

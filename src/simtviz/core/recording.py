@@ -107,8 +107,11 @@ class Recording:
         """Where the thread with global index ``thread_xyz`` (its ``cuda.grid(3)``) is drawn:
         (plane, row, column) of the map (docs/CONTRACT.md, map layout), or None outside the
         window. The one place a thread becomes a cell; ``row_of`` reads a cell back."""
-        x, y, z = (g - o for g, o in zip(thread_xyz, self.window.origin, strict=True))
-        if not all(0 <= v < s for v, s in zip((x, y, z), self.window.size, strict=True)):
+        gx, gy, gz = thread_xyz
+        ox, oy, oz = self.window.origin
+        x, y, z = gx - ox, gy - oy, gz - oz
+        wx, wy, wz = self.window.size
+        if not (0 <= x < wx and 0 <= y < wy and 0 <= z < wz):
             return None
         if self.config.rank == 1:
             bx = self.config.block.x
@@ -231,8 +234,8 @@ def load_npz(path: str | Path) -> Recording:
                 raise RecordFileError(
                     f"{path} is damaged: {f.name}: {m.dtype} {m.shape} where a record has {f.dtype} {want}"
                 )
-        b = data.members["backend"]
-        if b.shape != () or b.dtype.kind != "U" or b.nbytes > 256:
+        b = data.members["backend"]  # a name of at most 64 characters, stored 4 bytes each (UTF-32)
+        if b.shape != () or b.dtype.kind != "U" or b.nbytes > 64 * 4:
             raise RecordFileError(f"{path} is damaged: backend: {b.dtype} {b.shape} is not a short name")
         backend = str(data.array("backend"))
         fields = {f.name: data.array(f.name) for f in RECORD_SCHEMA}

@@ -455,6 +455,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/core/trace/test_trace_module_handworked2.py",
             "tests/core/trace/test_trace_shared_handworked2.py",
+            "tests/core/trace/test_trace_shared_handworked3.py",
             "tests/core/trace/test_trace_rewrite.py",
             "tests/core/trace/test_trace_shared.py",
         ],

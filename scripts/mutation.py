@@ -203,6 +203,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/trace/words.py",
         [
             "tests/core/trace/test_words_handworked.py",
+            "tests/core/trace/test_words_handworked2.py",
             "tests/core/trace/test_trace_words.py",
             "tests/core/trace/test_trace_report_handworked.py",
         ],

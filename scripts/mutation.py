@@ -497,6 +497,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/trace/test_trace_source_handworked.py",
             "tests/core/trace/test_trace_source_handworked2.py",
             "tests/core/trace/test_trace_source_handworked3.py",
+            "tests/core/trace/test_trace_source_handworked4.py",
             "tests/core/trace/test_infer_handworked2.py",
         ],
     ),

@@ -207,6 +207,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/trace/words.py",
         [
             "tests/core/trace/test_words_handworked.py",
+            "tests/core/trace/test_words_handworked2.py",
             "tests/core/trace/test_trace_words.py",
             "tests/core/trace/test_trace_report_handworked.py",
         ],
@@ -460,6 +461,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/trace/test_trace_module_handworked.py",
             "tests/core/trace/test_trace_module_handworked2.py",
             "tests/core/trace/test_trace_shared_handworked2.py",
+            "tests/core/trace/test_trace_shared_handworked3.py",
             "tests/core/trace/test_trace_rewrite.py",
             "tests/core/trace/test_trace_shared.py",
         ],
@@ -500,6 +502,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/core/trace/test_trace_source_handworked.py",
             "tests/core/trace/test_trace_source_handworked2.py",
             "tests/core/trace/test_trace_source_handworked3.py",
+            "tests/core/trace/test_trace_source_handworked4.py",
             "tests/core/trace/test_infer_handworked2.py",
         ],
     ),

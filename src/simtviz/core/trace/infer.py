@@ -45,7 +45,8 @@ def _is_atomic(call: ast.Call) -> bool:
 
 def _array_dims(fn: ast.FunctionDef, params: tuple[str, ...]) -> dict[str, int]:
     dims: dict[str, int] = {}
-    for node in sorted(ast.walk(fn), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
+    nodes = [n for n in ast.walk(fn) if isinstance(n, ast.Subscript | ast.Call)]
+    for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in params:
             index = node.slice
             dims.setdefault(node.value.id, len(index.elts) if isinstance(index, ast.Tuple) else 1)
@@ -91,12 +92,12 @@ def index_arrays(fn: ast.FunctionDef, arrays: set[str]) -> dict[str, int]:
     """Arrays whose elements end up in an index, with the first line where they do."""
     taint = _tainted(fn, arrays)
     found: dict[str, int] = {}
-    for index in sorted(_indices(fn), key=lambda n: getattr(n, "lineno", 0)):
+    for index in sorted(_indices(fn), key=lambda n: n.lineno):
         sources = _loaded_arrays(index, arrays)
         for name in _names(index):
             sources |= taint.get(name, set())
         for a in sources:
-            found.setdefault(a, int(getattr(index, "lineno", 0)))
+            found.setdefault(a, index.lineno)
     return found
 
 
@@ -142,9 +143,7 @@ def _int_like(node: ast.expr, ints: set[str]) -> bool:
         f = node.func
         name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
         return name in _INT_SOURCES | {"int"}
-    if isinstance(node, ast.BinOp):
-        return _int_like(node.left, ints) and _int_like(node.right, ints)
-    return False
+    return isinstance(node, ast.BinOp) and _int_like(node.left, ints) and _int_like(node.right, ints)
 
 
 def _size_scalars(fn: ast.FunctionDef, scalars: set[str]) -> set[str]:

@@ -132,11 +132,11 @@ def _module(tree: ast.Module, kernel: ast.FunctionDef, extra_imports: list[ast.s
             ]
         if kept_statement(node):
             body.append(node)
-    # after the docstring and any `from __future__` import, which must come first
+    # after the docstring and any `from __future__` import, which must come first (the kernel's
+    # def, always kept, ends the walk)
     at = 0
-    while at < len(body) and (
-        (isinstance(body[at], ast.ImportFrom) and body[at].module == "__future__")  # type: ignore[attr-defined]
-        or (at == 0 and isinstance(body[at], ast.Expr))
+    while (isinstance(body[at], ast.ImportFrom) and body[at].module == "__future__") or (  # type: ignore[attr-defined]
+        at == 0 and isinstance(body[at], ast.Expr)
     ):
         at += 1
     body[at:at] = extra_imports

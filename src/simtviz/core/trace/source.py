@@ -39,17 +39,16 @@ def _is_cuda_jit(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id == "jit"
 
 
-def _jit_decorator(fn: ast.FunctionDef) -> tuple[bool, bool]:
-    """(has a cuda.jit decorator, it is a device function)."""
-    for deco in fn.decorator_list:
-        target = deco.func if isinstance(deco, ast.Call) else deco
-        if _is_cuda_jit(target):
-            device = isinstance(deco, ast.Call) and any(
-                kw.arg == "device" and isinstance(kw.value, ast.Constant) and kw.value.value is True
-                for kw in deco.keywords
-            )
-            return True, device
-    return False, False
+def _is_kernel(fn: ast.FunctionDef) -> bool:
+    """Whether its (first) cuda.jit decorator makes it a kernel, not a device function."""
+    jit = next((d for d in fn.decorator_list if _is_cuda_jit(d.func if isinstance(d, ast.Call) else d)), None)
+    return jit is not None and not (
+        isinstance(jit, ast.Call)
+        and any(
+            kw.arg == "device" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+            for kw in jit.keywords
+        )
+    )
 
 
 def parse(source: str, filename: str = "<kernel>") -> ast.Module:
@@ -109,11 +108,9 @@ def find_kernels(source: str | ast.Module) -> list[KernelInfo]:
     tree = parse(source) if isinstance(source, str) else source
     out = []
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            jit, device = _jit_decorator(node)
-            if jit and not device:
-                params = tuple(a.arg for a in node.args.posonlyargs + node.args.args)
-                out.append(KernelInfo(node.name, params, node.lineno))
+        if isinstance(node, ast.FunctionDef) and _is_kernel(node):
+            params = tuple(a.arg for a in node.args.posonlyargs + node.args.args)
+            out.append(KernelInfo(node.name, params, node.lineno))
     return out
 
 
@@ -140,9 +137,14 @@ _FILE_LINE = r'File "(?P<file>[^"]*)", line (?P<line>\d+)'
 _AT_LINE = r"at (?P<file>\S+) \((?P<line>\d+)\)"
 
 
+def _file_name(filename: str) -> str:
+    """The file's own name, after its last folder (``/`` or ``\\``), as a regex."""
+    return re.escape(filename.replace("\\", "/").rpartition("/")[2])
+
+
 def numba_error_line(text: str, filename: str) -> int | None:
     """The first line of ``filename`` (the student's file as compiled) that numba's text names."""
-    base = re.escape(filename.replace("\\", "/").rsplit("/", 1)[-1])
+    base = _file_name(filename)
     for pattern in (_FILE_LINE, _AT_LINE):
         for match in re.finditer(pattern, text):
             if re.search("(^|/)" + base + "$", match["file"].replace("\\", "/")):  # not typeinfer.py
@@ -154,7 +156,7 @@ def describe_numba_error(text: str, filename: str, shown_name: str = "your kerne
     """numba's message with the compiled file's paths replaced by ``shown_name`` and, first,
     ``line N:`` with the student's line; the tracer's own helper names are spelled as accesses."""
     line = numba_error_line(text, filename)
-    base = re.escape(filename.replace("\\", "/").rsplit("/", 1)[-1])
+    base = _file_name(filename)
     # whole file names only: a student's infer.py must not rename numba's typeinfer.py
     cleaned = re.sub(r'"(?:[^"]*[/\\])?' + base + '"', f'"{shown_name}"', text)
     cleaned = re.sub(r"(?<![^\s/\\])(?:\S*[/\\])?" + base, shown_name, cleaned)

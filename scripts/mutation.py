@@ -593,6 +593,7 @@ TESTS: list[tuple[str, list[str]]] = [
     (
         "backends/trace/*",
         [
+            "tests/backends/trace/test_trace_sim_handworked2.py",  # the sim's limit exactly, run_gpu
             "tests/backends/trace/test_trace_check_handworked.py",
             "tests/core/trace/test_trace_analysis_handworked.py",
             "tests/backends/trace/test_trace_sim.py",

@@ -302,6 +302,7 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/emu/test_memory_handworked.py",
             "tests/emu/test_memory_handworked2.py",
             "tests/emu/test_memory_handworked3.py",
+            "tests/emu/test_memory_handworked4.py",
             "tests/emu/test_modules_handworked.py",
             "tests/emu/test_threads_handworked.py",
             "tests/emu/test_values_handworked.py",

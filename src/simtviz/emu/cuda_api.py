@@ -68,9 +68,9 @@ def _nothing(interp: Any, args: list[Any], kwargs: dict[str, Any], mask: Any, li
 
 
 def _warp_ids(interp: Any) -> np.ndarray:
+    """Each lane's warp, named by the chunk lane of its first thread."""
     t = interp.threads
-    per_block_warps = -(-t.per_block // 32)
-    ids: np.ndarray = t.blk * per_block_warps + t.linear // 32
+    ids: np.ndarray = t.lane - t.linear % 32
     return ids
 
 
@@ -81,13 +81,13 @@ def _shuffle(kind: str) -> Callable[..., Any]:
 
     def shfl(interp: Any, args: list[Any], kwargs: dict[str, Any], mask: Any, line: int) -> Any:
         _member_mask, value, arg = args
-        if not isinstance(value, np.ndarray) and not isinstance(arg, np.ndarray) and kind == "idx":
-            return value  # every lane reads the same uniform value
+        if not isinstance(value, np.ndarray):
+            return value  # every lane reads the same value, from another lane or its own
         t = interp.threads
         lane_in_warp = t.linear % 32
         a = widen(arg)
         if kind == "idx":
-            src = a % 32 + 0 * lane_in_warp
+            src = a % 32
         elif kind == "up":
             src = lane_in_warp - a
         elif kind == "down":
@@ -113,14 +113,14 @@ def _vote(kind: str) -> Callable[..., Any]:
         on = np.broadcast_to(truth(pred), mask.shape) & mask
         bits = np.left_shift(on.astype(np.int64), t.linear % 32) & np.int64(member)
         warps = _warp_ids(interp)
-        ballot = np.bincount(warps, weights=bits, minlength=int(warps.max()) + 1).astype(np.int64)[warps]
+        ballot = np.bincount(warps, weights=bits).astype(np.int64)[warps]
         # numba-cuda types ballot_sync as int32 (bit 31 set reads negative) and activemask as uint32
         if kind == "ballot":
             return ballot.astype(np.uint32).view(np.int32)
         if kind == "activemask":
             return ballot.astype(np.uint32)
         active = np.left_shift(mask.astype(np.int64), t.linear % 32) & np.int64(member)
-        present = np.bincount(warps, weights=active, minlength=int(warps.max()) + 1).astype(np.int64)[warps]
+        present = np.bincount(warps, weights=active).astype(np.int64)[warps]
         if kind == "all":
             return (ballot == present).astype(np.int32)
         return (ballot != 0).astype(np.int32)

@@ -300,9 +300,7 @@ class Interp:
                 state["i"] = state["i"] + stride
             state["first"] = False
             i = state["i"]
-            cond = np.where(stride > 0, i < stop, i > stop) if isinstance(stride, np.ndarray) else (
-                i < stop if stride > 0 else i > stop
-            )  # fmt: skip
+            cond = np.where(stride > 0, i < stop, i > stop)
             run = live & cond
             if run.any():
                 self.assign(node.target, i, run)

@@ -217,13 +217,6 @@ UFUNC_OPS: dict[str, np.ufunc] = {
 STEP_OPS: dict[str, Callable[[Any, Any], Any]] = {"inc": _inc, "dec": _dec, "exch": lambda old, v: v}
 
 
-def _group(flat: np.ndarray, size: int) -> np.ndarray:
-    """Lane positions sorted by element, lane order kept within an element."""
-    if size <= 16:  # a counter or a few bins: one pass per element beats a sort
-        return np.concatenate([np.flatnonzero(flat == e) for e in range(size)])
-    return np.argsort(flat, kind="stable")
-
-
 def atomic(
     op: str, ref: ArrayRef, idx: Sequence[Any], value: Any, mask: Mask, line: int, compare: Any = None
 ) -> Any:
@@ -266,11 +259,12 @@ def atomic(
             return lane_old
         out[sel] = lane_old
         return out
-    order = _group(flat, data.size)
+    order = np.argsort(flat, kind="stable")  # lanes sorted by element, lane order kept within one
     s_flat, s_vals = flat[order], vals[order]
     starts = np.flatnonzero(np.r_[True, s_flat[1:] != s_flat[:-1]])
     ends = np.r_[starts[1:], count]
-    seg = np.repeat(np.arange(starts.shape[0]), ends - starts)
+    lengths = ends - starts  # lanes per element hit
+    seg = np.repeat(np.arange(starts.shape[0]), lengths)
     elems = s_flat[starts]
     acc = data[elems].copy()
     old = np.empty(count, dtype=dtype)
@@ -290,7 +284,7 @@ def atomic(
             assert cmp is not None
             s_cmp = cmp[order]
         rank = np.arange(count) - starts[seg]
-        longest = int((ends - starts).max())
+        longest = int(lengths.max())
         with np.errstate(all="ignore"):
             for r in range(min(longest, ROUNDS)):
                 lanes = np.flatnonzero(rank == r)
@@ -304,7 +298,7 @@ def atomic(
                 else:
                     assert step is not None
                     acc[g] = step(current, s_vals[lanes])
-            for big in np.flatnonzero(ends - starts > ROUNDS):
+            for big in np.flatnonzero(lengths > ROUNDS):
                 a, b = int(starts[big]) + ROUNDS, int(ends[big])
                 if ufunc is not None:
                     run = ufunc.accumulate(np.concatenate([acc[big : big + 1], s_vals[a:b]]).astype(dtype))
@@ -317,7 +311,7 @@ def atomic(
                         acc[big] = s_vals[k] if acc[big] == s_cmp[k] else acc[big]
                     else:
                         assert step is not None
-                        acc[big] = step(acc[big : big + 1], s_vals[k : k + 1])[0]
+                        acc[big] = step(acc[big], s_vals[k])
     data[elems] = acc
     lane_old = np.empty(count, dtype=dtype)
     lane_old[order] = old

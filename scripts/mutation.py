@@ -268,6 +268,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "backends/*/emu.py",
         [
             "tests/emu/test_emu_backends_handworked2.py",
+            "tests/emu/test_emu_backends_handworked3.py",
             "tests/emu/test_emu_record.py",
             "tests/emu/test_emu_vecadd.py",
             "tests/emu/test_emu_differential.py",

@@ -243,6 +243,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/exercise/*",
         [
             "tests/core/exercise/test_checks_handworked.py",
+            "tests/core/exercise/test_checks_handworked2.py",
             "tests/core/exercise/test_model_handworked.py",
             "tests/core/exercise/test_explain_handworked.py",
             "tests/core/exercise/test_handout_handworked.py",
@@ -268,6 +269,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "backends/*/emu.py",
         [
             "tests/emu/test_emu_backends_handworked2.py",
+            "tests/emu/test_emu_backends_handworked3.py",
             "tests/emu/test_emu_record.py",
             "tests/emu/test_emu_vecadd.py",
             "tests/emu/test_emu_differential.py",
@@ -383,6 +385,7 @@ TESTS: list[tuple[str, list[str]]] = [
         "core/errors.py",
         [
             "tests/core/test_error_reports_handworked.py",
+            "tests/core/test_errors_handworked2.py",
             "tests/cli/test_cli_exit_codes.py",
             "tests/cli/test_cli.py",
         ],
@@ -537,6 +540,7 @@ TESTS: list[tuple[str, list[str]]] = [
         [
             "tests/cli/test_cli_text_handworked.py",
             "tests/cli/test_schedule_cli.py",
+            "tests/cli/test_schedule_cli_handworked2.py",
             "tests/cli/test_cli_flush_handworked2.py",
         ],
     ),

@@ -84,7 +84,7 @@ def run_trace_emu(request: TraceRequest, progress: Progress | None = None) -> Tr
                 (k.__name__ for k in (IndexError, ZeroDivisionError) if isinstance(exc, k)),
                 type(exc).__name__,
             )
-            raise KernelFailed(f"{where}{kind}: {exc.message}") from exc
+            raise KernelFailed(f"{where}{kind}: {exc.message}", line=exc.line or 0) from exc
         run_s = time.perf_counter() - t0
         if progress:
             progress(0.4)

@@ -116,6 +116,9 @@ def activate(kind: str) -> None:
                 os.environ.setdefault("NUMBA_CUDA_USE_NVIDIA_BINDING", "0")
         else:
             os.environ.pop("NUMBA_ENABLE_CUDASIM", None)
+            # "Grid size 1 will likely result in GPU under-utilization": simtviz and the chapter
+            # launch small grids on purpose, and the advice would only clutter a student's terminal.
+            os.environ.setdefault("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "0")
         return
     if simulated != want_sim:
         raise BackendChoiceError(

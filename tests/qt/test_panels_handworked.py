@@ -173,3 +173,16 @@ def test_page_down_on_the_last_step_leaves_it_as_it_is(qtbot) -> None:
     panel.lessonStatus.setText("kept")
     panel.previous()  # the first step, Page Up: nothing either
     assert panel.current_step() == 0 and panel.lessonStatus.text() == "kept"
+
+
+def test_a_lesson_closed_just_after_a_probe_answers_raises_nothing(qtbot) -> None:
+    # The result's box is scrolled into view 50 ms after it arrives; a lesson deleted in those
+    # 50 ms (the window closed, a test's window torn down) must not be scrolled afterwards: that
+    # was a RuntimeError on a deleted QScrollArea in the Qt event loop.
+    from simtviz.qt.tabs.lesson.tab import LessonPanel
+
+    panel = LessonPanel()
+    panel.show_probe_result("ecosystem", {"probe": "ecosystem", "error": "no GPU here"})
+    assert "ecosystem failed" in panel.lessonStatus.text()
+    panel.deleteLater()
+    qtbot.wait(150)  # pytest-qt fails the test on any exception raised in the event loop

@@ -93,7 +93,7 @@ class LessonPanel(QWidget):
             session.runFailed.connect(self._on_failed)
             session.presentationChanged.connect(lambda _on: self._restyle())
             # The window puts this panel in its tabs after building it: find them then.
-            QTimer.singleShot(0, self._attach)
+            QTimer.singleShot(0, self, self._attach)  # with ``self``: never after it is gone
         self.show_step(0)
 
     # --- contract ------------------------------------------------------------------------------
@@ -388,8 +388,9 @@ class LessonPanel(QWidget):
                 card.show_result(result)
         self._show_results()
         # The result just arrived: its top at the top of the view (looked up when the timer
-        # fires: the boxes may be rebuilt before then).
-        QTimer.singleShot(50, lambda: self._scroll_to(f"lessonResult_{probe}"))
+        # fires: the boxes may be rebuilt before then). ``self`` as the timer's context: a panel
+        # closed within those 50 ms must not be scrolled after its widgets are deleted.
+        QTimer.singleShot(50, self, lambda: self._scroll_to(f"lessonResult_{probe}"))
         if result.get("error"):
             self._status(f"{probe} failed on {self._where()}: {result['error']}")
         else:

@@ -25,12 +25,12 @@ def clock(monkeypatch: pytest.MonkeyPatch, ticks: list[float]) -> None:
 
 def test_the_chapter_s_vector_add_is_too_big_to_simulate_and_says_how_long_it_would_take() -> None:
     # N = 2^24 + 11 = 16,777,227 in blocks of 256: ceil(N / 256) = 65,537 blocks = 16,777,472
-    # threads, 245 of them past the end; at 6,600 threads a second: 16,777,472 / 6,600 / 60 ≈ 42
+    # threads, 245 of them past the end; at 6,600 threads a second: 16,777,472 / 6,600 / 60 = 42.4
     # minutes.
     result = sim.bounds_check(2**24 + 11, 256)
     assert (result["grid"], result["surplus_threads"]) == (65_537, 245)
     assert result["unavailable"]["raised"].startswith(
-        "16,777,472 threads would take the simulator about 42 minutes (one Python thread at a time)"
+        "16,777,472 threads would take the simulator about 42 min (one Python thread at a time)"
     )
     assert result["raised"] is None and result["oob_writes"] is None
 

@@ -54,13 +54,15 @@ def test_65_536_threads_are_simulated_and_one_more_is_refused(monkeypatch: pytes
     # n = 65,537 in blocks of 1: 65,537 blocks = 65,537 threads, one past the line: not run.
     past = sim.bounds_check(65_537, 1)
     assert kernel.launches == [(256, 256)]
-    assert past["unavailable"]["raised"].startswith("65,537 threads would take the simulator about")
+    # 65,537 / 6,600 = 9.93 s: said in seconds, never "about 0 minutes".
+    assert past["unavailable"]["raised"].startswith("65,537 threads would take the simulator about 10 s ")
     assert (past["grid"], past["surplus_threads"]) == (65_537, 0)
     # n = 131,072 in blocks of 256: 512 blocks × 256 = 131,072 threads, refused (512 + 256 = 768
     # would not be: the line counts threads, not blocks plus threads).
     twice = sim.bounds_check(131_072, 256)
     assert kernel.launches == [(256, 256)]
-    assert twice["unavailable"]["raised"].startswith("131,072 threads would take the simulator about")
+    # 131,072 / 6,600 = 19.86 s.
+    assert twice["unavailable"]["raised"].startswith("131,072 threads would take the simulator about 20 s ")
     assert (twice["grid"], twice["surplus_threads"]) == (512, 0)
 
 
@@ -68,12 +70,12 @@ def test_the_minutes_named_for_a_launch_too_big_to_simulate(monkeypatch: pytest.
     kernel = Recorder()
     monkeypatch.setattr(vecadd_kernels, "vecadd_unguarded", kernel)
     # n = 594,016 in blocks of 32: 594,016 / 32 = 18,563 blocks, no surplus. At 6,600 threads a
-    # second: 594,016 / 6,600 = 90.0024 s = 1.50004 minutes, which rounds to 2 (at 6,601 threads a
-    # second, 1.49981; at 61 seconds a minute, 1.4754: both would round to 1).
+    # second: 594,016 / 6,600 = 90.0024 s, said in seconds below two minutes: "90 s" (at 6,601
+    # threads a second, 89.989 s, also "90 s"; at 6,000, 99 s).
     result = sim.bounds_check(594_016, 32)
     assert kernel.launches == []
     assert result["unavailable"]["raised"] == (
-        "594,016 threads would take the simulator about 2 minutes (one Python thread at a time); "
+        "594,016 threads would take the simulator about 90 s (one Python thread at a time); "
         "a GPU runs them in a fraction of a millisecond"
     )
     assert (result["grid"], result["surplus_threads"]) == (18_563, 0)

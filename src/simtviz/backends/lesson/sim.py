@@ -35,6 +35,7 @@ from simtviz.backends.lesson.common import (
     missing,
     new_result,
 )
+from simtviz.core.estimates import format_duration
 from simtviz.core.vecadd import grid_for
 
 SIM_MAX_THREADS = 65_536  # about ten seconds of the simulator
@@ -220,10 +221,11 @@ def bounds_check(n: int = 1000, block: int = 256) -> Result:
     result = new_result("bounds_check", "sim")
     grid = grid_for(n, block)
     if grid * block > SIM_MAX_THREADS:
-        # ≈6,600 simulated threads a second: 2^24 threads would take about 40 minutes.
-        minutes = grid * block / 6600 / 60
+        # ≈6,600 simulated threads a second: 2^24 threads would take about 42 minutes; one
+        # unit chosen for a person ("10 s" just past the line, never "about 0 minutes").
+        seconds = grid * block / 6600
         reason = (
-            f"{grid * block:,} threads would take the simulator about {minutes:.0f} minutes "
+            f"{grid * block:,} threads would take the simulator about {format_duration(seconds)} "
             "(one Python thread at a time); a GPU runs them in a fraction of a millisecond"
         )
         missing(result, reason, "raised", "oob_writes", "c_correct")

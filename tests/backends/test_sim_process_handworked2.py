@@ -251,3 +251,24 @@ def test_on_spawn_platforms_one_child_serves_every_run_and_never_keeps_the_app_o
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["8", "6", "True"]
+
+
+def test_the_app_closing_while_the_worker_waits_for_a_report_ends_the_run_cancelled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # shutdown() on the GUI thread forgets the child while the worker's poll is waiting; the poll
+    # then times out with nothing to read. The worker must not look the child up again (it is
+    # None by then: an AttributeError in the worker) but find the run Cancelled.
+    class ClosedDuringPoll(ScriptedChild):
+        def poll(self, timeout: float) -> bool:
+            backend.shutdown()
+            return False
+
+    clock = [0.0]
+    monkeypatch.setattr(sim_process, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    backend = SimProcessBackend()
+    child = ClosedDuringPoll(clock, [])
+    backend._proc, backend._conn = child, child
+    with pytest.raises(Cancelled, match="run cancelled"):
+        backend.execute(Quick(), "request", None)
+    assert backend.child_pid is None

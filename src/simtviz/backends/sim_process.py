@@ -160,22 +160,25 @@ class SimProcessBackend(Backend):
         return reply[1]
 
     def _wait(self, progress: Progress | None, estimate_s: float | None) -> Any:
+        # The child this run talks to, held here: shutdown() on the GUI thread may forget it
+        # (self._proc = None) while this thread waits.
+        proc, conn = self._proc, self._conn
         started = last = time.monotonic()
         reported = 0.0
         while True:
             if self._cancel.is_set():
                 self._kill_child()
                 raise Cancelled("run cancelled")
-            if self._conn.poll(POLL_SECONDS):
+            if conn.poll(POLL_SECONDS):
                 try:
-                    reply = self._conn.recv()
+                    reply = conn.recv()
                 except (EOFError, OSError) as exc:
                     self._kill_child()
                     raise KernelFailed("the simulator process ended unexpectedly") from exc
                 if reply[0] != "progress":
                     return reply
                 reported = max(reported, min(float(reply[1]), 0.99))
-            elif not self._proc.is_alive():
+            elif not proc.is_alive():
                 self._kill_child()
                 raise KernelFailed("the simulator process ended unexpectedly")
             now = time.monotonic()

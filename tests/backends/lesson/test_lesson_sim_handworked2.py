@@ -138,3 +138,13 @@ def test_the_experiment_hands_back_the_probe_s_result_on_either_path() -> None:
         LESSON.run_sim(LessonRequest("warps"), None, None),  # type: ignore[arg-type]
     ):
         assert (result["probe"], result["warps"], result["second_warp_threads"]) == ("warps", 2, 16)
+
+
+def test_the_seconds_named_use_6600_threads_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    kernel = Recorder()
+    monkeypatch.setattr(vecadd_kernels, "vecadd_unguarded", kernel)
+    # n = 69,301 in blocks of 1: 69,301 threads, past the 65,536 line. 69,301 / 6,600 = 10.50015 s,
+    # "11 s"; at 6,601 threads a second 10.49856 s would be "10 s".
+    result = sim.bounds_check(69_301, 1)
+    assert kernel.launches == []
+    assert result["unavailable"]["raised"].startswith("69,301 threads would take the simulator about 11 s ")

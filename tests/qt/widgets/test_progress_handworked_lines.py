@@ -107,3 +107,14 @@ def test_cancel_cancels_the_session(qtbot, both) -> None:
     assert panel.objectName() == "vecaddProgress" and panel.cancelButton.text() == "Cancel"
     panel.cancelButton.click()
     assert session.cancelled == 1
+
+
+def test_a_new_run_starts_its_bar_at_zero(qtbot, clock) -> None:
+    panel = ProgressPanel()
+    qtbot.addWidget(panel)
+    panel.start("first", None)
+    panel.set_fraction(0.5)
+    assert panel.bar.value() == 500
+    panel.start("second", 20.0)
+    assert panel.bar.value() == 0
+    assert panel.label.text() == "second — estimated 20 s"  # the last run's time left is gone

@@ -1,0 +1,177 @@
+"""The schedule chart and the tab around it, by hand: where the bars lie, one wave has no tail,
+wave colours cycle after eight, only a left click picks a bar, a run for another tab is not
+shown, and the tab hands a clicked block of a non-square launch to the index map."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QObject, Qt, Signal
+
+from simtviz.core.launch import LaunchConfig
+from simtviz.core.schedule import ScheduleResult, analyse
+from simtviz.core.schedule.occupancy import occupancy, profile_for
+from simtviz.qt.tabs.schedule.data import SCHEDULE, ShownSchedule
+from simtviz.qt.tabs.schedule.gantt import wave_colour
+from simtviz.qt.tabs.schedule.tab import SchedulePanel
+from simtviz.qt.tabs.schedule.view import ScheduleView
+
+# As in test_schedule_view_handworked_lines: grid (3, 2, 1) of (48, 2, 1) on 2 SMs, 2 lanes each.
+SMID = np.array([0, 1, 0, 1, 0, 0])
+START = np.array([0, 1000, 0, 1000, 4000, 4000])
+END = np.array([4000, 5000, 4000, 5000, 6000, 6000])
+SUMMARY = {
+    "backend": "gpu:NVIDIA H100",
+    "grid": [3, 2, 1],
+    "block": [48, 2, 1],
+    "blocks": 6,
+    "work_us": 2.5,
+    "regs_per_thread": 40,
+    "smem_per_block": 1536,
+    "sms": 2,
+    "driver_blocks_per_sm": 2,
+    "theoretical": {"blocks_per_sm": 2, "waves": 2, "limiter": "threads"},
+    "measured": {"max_resident_blocks_per_sm": 2, "waves": 2, "sms_used": 2, "span_us": 6.0},
+}
+
+
+def shown() -> ShownSchedule:
+    return ShownSchedule(SUMMARY, SMID, START, END, analyse(SMID, START, END), "hand.npz")
+
+
+def test_the_bars_fill_the_middle_80_percent_of_each_lane(qtbot) -> None:
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    view.show_schedule(shown())
+    # 2 lanes of 0.5 per SM row; a bar is 0.4 high with 0.05 above and below. The top bar starts
+    # at 0 + 0.05 (SM 0, lane 0); the lowest ends at 1 + 0.5 + 0.05 + 0.4 = 1.95 (SM 1, lane 1).
+    rect = view.ganttItem.boundingRect()
+    assert (rect.left(), rect.right()) == (0.0, 6.0)
+    assert rect.top() == pytest.approx(0.05) and rect.bottom() == pytest.approx(1.95)
+    assert view.bar_count() == 6
+
+
+def test_one_wave_has_no_tail_in_the_legend(qtbot) -> None:
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    smid, start, end = np.array([0, 1]), np.array([0, 0]), np.array([1000, 2000])
+    summary = dict(SUMMARY, grid=[2, 1, 1], blocks=2)
+    view.show_schedule(ShownSchedule(summary, smid, start, end, analyse(smid, start, end), "x"))
+    legend = view.scheduleLegend.text()
+    assert "wave 1" in legend and "tail" not in legend
+
+
+def test_wave_colours_cycle_after_eight() -> None:
+    assert wave_colour(0) == "#0072B2" and wave_colour(7) == "#000000"
+    assert wave_colour(8) == "#0072B2" and wave_colour(9) == "#E69F00"
+
+
+def test_only_a_left_click_picks_a_bar(qtbot) -> None:
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    view.resize(1200, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    view.show_schedule(shown())
+    qtbot.wait(10)
+    pos = view.bar_view_pos(4)
+    with qtbot.assertNotEmitted(view.blockClicked, wait=50):
+        qtbot.mouseClick(view.scheduleChart.viewport(), Qt.MouseButton.RightButton, pos=pos)
+    assert view.selected() is None
+    with qtbot.waitSignal(view.blockClicked) as caught:
+        qtbot.mouseClick(view.scheduleChart.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    assert caught.args[0] in (4, 5)  # blocks 4 and 5 share SM 0 at 4 → 6 µs
+
+
+class Session(QObject):
+    backendReady = Signal(object)
+    backendFailed = Signal(object, str)
+    busyChanged = Signal(bool)
+    resultArrived = Signal(str, object)
+    runFailed = Signal(str, object, object, str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kind, self.can_run, self.info = "gpu", True, None
+        self.blocks: list[tuple] = []
+        self.submitted: list[str] = []
+        self.bridge = types.SimpleNamespace(submit=lambda name, *a, **k: self.submitted.append(name))
+
+    def show_block(self, config: LaunchConfig, block: tuple[int, int, int]) -> None:
+        self.blocks.append((config, block))
+
+
+def test_a_result_for_another_experiment_is_not_shown(qtbot) -> None:
+    session = Session()
+    view = ScheduleView(session)
+    qtbot.addWidget(view)
+    result = ScheduleResult(
+        backend="gpu:test", grid=(6, 1, 1), block=(256, 1, 1), sms=2, work_us=2.0, smem_per_block=0,
+        occupancy=occupancy(profile_for("9.0"), 256, 64), driver_blocks_per_sm=4,
+        smid=SMID.astype(np.int32), start_ns=START.astype(np.int64), end_ns=END.astype(np.int64),
+        analysis=analyse(SMID, START, END),
+    )  # fmt: skip
+    session.resultArrived.emit("vecadd", result)
+    assert view.summary() is None
+    session.resultArrived.emit(SCHEDULE, result)
+    assert view.summary()["blocks"] == 6
+
+
+def test_the_tab_hands_the_clicked_block_and_the_launchs_threads_on(qtbot) -> None:
+    session = Session()
+    panel = SchedulePanel(session)
+    qtbot.addWidget(panel)
+    panel.scheduleView.show_schedule(shown())
+    # the occupancy view gets 48 × 2 × 1 = 96 threads, 40 registers, 1,536 B
+    s = panel.occupancyView.summary()
+    assert (s["block"], s["regs_per_thread"], s["smem_per_block"]) == (96, 40, 1536)
+    panel.scheduleView.select(5)
+    config, block = session.blocks[-1]
+    assert config == LaunchConfig.of((3, 2, 1), (48, 2, 1))
+    assert block == (2, 1, 0)  # 5 % 3 = 2, 5 // 3 = 1
+
+
+def test_the_occupancy_view_asks_a_gpu_only_and_lists_it_once(qtbot) -> None:
+    import dataclasses
+
+    from simtviz.backends.schedule.occupancy import GpuOccupancyFacts
+    from simtviz.core.schedule.occupancy import PROFILES
+    from simtviz.qt.tabs.schedule.occupancy import OccupancyView
+
+    session = Session()
+    view = OccupancyView(session)
+    qtbot.addWidget(view)
+    session.backendReady.emit(types.SimpleNamespace(kind="sim"))
+    assert session.submitted == []  # no GPU to read
+    session.backendReady.emit(types.SimpleNamespace(kind="gpu"))
+    assert session.submitted == ["occupancy-device"]
+    facts = GpuOccupancyFacts(dataclasses.replace(PROFILES["9.0"], measured=True), 30, 72, 0)
+    view.set_gpu_facts(facts)
+    view.set_gpu_facts(facts)
+    texts = [view.occupancyDevice.itemText(i) for i in range(view.occupancyDevice.count())]
+    assert sum(t.startswith("this GPU") for t in texts) == 1
+
+
+def test_a_file_saved_without_sms_or_clock_draws_no_bars(qtbot, tmp_path) -> None:
+    from simtviz.core.schedule import save_npz
+
+    # -1 for SM, start and end (what a backend writes when it cannot read them): nothing measured.
+    unknown = np.full(3, -1)
+    result = ScheduleResult(
+        backend="gpu:test", grid=(3, 1, 1), block=(32, 1, 1), sms=132, work_us=0.0, smem_per_block=0,
+        occupancy=occupancy(profile_for("9.0"), 32, 30), driver_blocks_per_sm=None,
+        smid=unknown.astype(np.int32), start_ns=unknown.astype(np.int64), end_ns=unknown.astype(np.int64),
+        analysis=None,
+    )  # fmt: skip
+    path = save_npz(result, tmp_path / "sim.npz")
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    before = view.scheduleSelected.text()
+    assert view.open_file(path)
+    assert view.shown.analysis is None and view.bar_count() == 0
+    table = view.scheduleFacts
+    assert [table.item(r, 2).text() for r in range(table.rowCount())] == ["—"] * 4
+    view.select(0)
+    assert view.selected() is None and view.scheduleSelected.text() == before

@@ -175,3 +175,15 @@ def test_a_file_saved_without_sms_or_clock_draws_no_bars(qtbot, tmp_path) -> Non
     assert [table.item(r, 2).text() for r in range(table.rowCount())] == ["—"] * 4
     view.select(0)
     assert view.selected() is None and view.scheduleSelected.text() == before
+
+
+def test_the_chart_opens_on_every_sm_row_and_the_whole_run(qtbot) -> None:
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    view.show_schedule(shown())
+    (x0, x1), (y0, y1) = view.gantt.vb.viewRange()
+    # 0 → 6 µs and 2 % more; SM rows 0 and 1 exactly (no empty row under them)
+    assert (x0, x1) == (0.0, pytest.approx(6.12)) and (y0, y1) == (0.0, 2.0)
+    # the counts: SM 0's 4 blocks and 10 % more
+    cx0, cx1 = view.counts.vb.viewRange()[0]
+    assert (cx0, cx1) == (0.0, pytest.approx(4.4))

@@ -49,3 +49,13 @@ def test_a_wide_map_gives_a_wide_image(qtbot, tmp_path) -> None:
     width, height = png_size(render_snapshot(recording, "blockIdx.x", tmp_path / "wide.png"))
     assert width == 1600
     assert 600 <= height <= 687
+
+
+def test_a_very_wide_map_keeps_480_pixels_of_height(qtbot, tmp_path) -> None:
+    # grid (40, 1) of blocks (32, 2): a 2-row × 1,280-column map. (1,600 − 220) × 2 / 1,280 + 170
+    # = 172 px: less than the 480 px floor, so 480 (the PNG a few dozen pixels of frame less).
+    recording = FakeGpuBackend().record(LaunchConfig.of((40, 1, 1), (32, 2, 1)))
+    assert recording.plane_shape() == (1, 2, 1280)
+    width, height = png_size(render_snapshot(recording, "blockIdx.x", tmp_path / "strip.png"))
+    assert width == 1600
+    assert 430 <= height <= 480

@@ -187,3 +187,15 @@ def test_the_chart_opens_on_every_sm_row_and_the_whole_run(qtbot) -> None:
     # the counts: SM 0's 4 blocks and 10 % more
     cx0, cx1 = view.counts.vb.viewRange()[0]
     assert (cx0, cx1) == (0.0, pytest.approx(4.4))
+
+
+def test_a_clicked_bar_counts_the_waves_measured_not_the_theorys(qtbot) -> None:
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    theory = dict(SUMMARY["theoretical"], waves=3)  # theory says 3, the run measured 2
+    view.show_schedule(
+        ShownSchedule(dict(SUMMARY, theoretical=theory), SMID, START, END, analyse(SMID, START, END), "x")
+    )
+    view.select(4)
+    # block 4 of grid (3, 2, 1): x = 4 % 3 = 1, y = 4 // 3 = 1
+    assert view.scheduleSelected.text() == "Block 4 = blockIdx (1, 1, 0): SM 0, 4.00 → 6.00 µs, wave 2 of 2."

@@ -199,3 +199,48 @@ def test_a_clicked_bar_counts_the_waves_measured_not_the_theorys(qtbot) -> None:
     view.select(4)
     # block 4 of grid (3, 2, 1): x = 4 % 3 = 1, y = 4 // 3 = 1
     assert view.scheduleSelected.text() == "Block 4 = blockIdx (1, 1, 0): SM 0, 4.00 → 6.00 µs, wave 2 of 2."
+
+
+def test_the_tail_region_runs_from_its_first_start_to_its_last_end(qtbot) -> None:
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    # As above, but block 5 starts at 4,500 ns: the tail (blocks 4 and 5) runs 4.0 → 6.0 µs.
+    start = START.copy()
+    start[5] = 4500
+    view.show_schedule(ShownSchedule(SUMMARY, SMID, start, END, analyse(SMID, start, END), "x"))
+    assert view.scheduleChart._tail.getRegion() == (4.0, 6.0)
+
+
+def test_blocks_coloured_by_index_go_from_the_first_colour_up(qtbot, monkeypatch) -> None:
+    from simtviz.qt.tabs.schedule.gantt import GanttItem
+
+    drawn: list[list[int]] = []
+    original = GanttItem.set_bars
+    monkeypatch.setattr(
+        GanttItem, "set_bars", lambda self, *a: (drawn.append(list(a[4])), original(self, *a))[1]
+    )
+    view = ScheduleView()
+    qtbot.addWidget(view)
+    view.show_schedule(shown())
+    view.scheduleColorBy.setCurrentIndex(1)  # block index
+    # 24 steps over 6 blocks: block b gets step b × 24 // 6 = 4b
+    assert drawn[-1] == [0, 4, 8, 12, 16, 20]
+
+
+def test_a_rejected_schedule_launch_says_the_drivers_words(qtbot, monkeypatch) -> None:
+    from simtviz.core.errors import LaunchRejected
+
+    opened: list[object] = []
+    monkeypatch.setattr(
+        "simtviz.qt.tabs.schedule.view.dialogs.show_launch_error", lambda p, e: opened.append(e)
+    )
+    session = Session()
+    view = ScheduleView(session)
+    qtbot.addWidget(view)
+    exc = LaunchRejected("CUDA_ERROR_INVALID_VALUE", LaunchConfig.of(1, 2048), [], "CUDAError")
+    session.runFailed.emit(SCHEDULE, None, exc, "")
+    assert view.scheduleMessage.text() == (
+        "<b>Launch rejected:</b> CUDA_ERROR_INVALID_VALUE<br>"
+        "The driver did not say which limit; see the details."
+    )
+    assert opened == [exc]

@@ -77,3 +77,22 @@ def test_at_least_one_timed_launch(both) -> None:
     assert panel.vecaddRepeat.minimum() == 1
     panel.vecaddRepeat.setValue(0)
     assert panel.request().repeat == 1
+
+
+def test_a_rejected_launch_says_the_drivers_words_and_that_nothing_ran(both, monkeypatch) -> None:
+    from simtviz.core.errors import LaunchRejected
+    from simtviz.core.launch import LaunchConfig
+
+    panel, session = both
+    opened: list[object] = []
+    monkeypatch.setattr(
+        "simtviz.qt.tabs.vecadd.panel.dialogs.show_launch_error", lambda p, e: opened.append(e)
+    )
+    exc = LaunchRejected("CUDA_ERROR_INVALID_VALUE", LaunchConfig.of(1, 2048), [], "CUDAError")
+    session.runFailed.emit(VECADD, VecaddRequest(n=1000, block=2048), exc, "")
+    assert panel.vecaddResult.text() == (
+        "Launch rejected: CUDA_ERROR_INVALID_VALUE\n"
+        "The driver did not say which limit; see the details.\n"
+        "Nothing ran."
+    )
+    assert opened == [exc]  # the same dialog as the index map's

@@ -295,7 +295,8 @@ def test_run_it_anyway_says_how_long_and_defaults_to_no(qtbot) -> None:
     assert box.objectName() == "launchTooLargeDialog" and box.windowTitle() == "A long run"
     assert box.text() == str(exc)
     assert box.informativeText() == (
-        "Fewer threads: smaller N.\n\nRun it anyway? It should take about 90 s; Cancel (Esc) stops it at any time."
+        "Fewer threads: smaller N.\n\n"
+        "Run it anyway? It should take about 90 s; Cancel (Esc) stops it at any time."
     )
     assert box.defaultButton() is box.button(QMessageBox.StandardButton.No)
     box.button(QMessageBox.StandardButton.No).click()

@@ -261,6 +261,8 @@ class MainWindow(QMainWindow):
         index_map = self._index_map()
         if index_map is not None:
             index_map.apply_settings(s)
+            # The map sets its tiled box with its signals blocked: the menu's check follows here.
+            self.menuActions["tiledAction"].setChecked(s.tiled)
         self.set_theme(s.theme)
         self.presentationAction.setChecked(s.presentation)
         self.set_presentation(s.presentation)

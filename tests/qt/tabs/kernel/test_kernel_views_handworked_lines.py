@@ -1,0 +1,103 @@
+"""The Your kernel tab's views, line by line, by hand: a wide matrix's title in row-major order,
+the legend with and without a window, the warp drawn for a line (its FIRST executed request),
+"none" in the thread box clearing the outlines, and the findings box's eight lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fake_backends import FakeHostBackend
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QSplitter, QTextEdit, QWidget
+
+from hand_traces import Row, sites_of, traced
+from simtviz.core.trace.analysis import ArrayInfo
+from simtviz.core.trace.model import BlockWindow
+from simtviz.qt.session import RunSession
+from simtviz.qt.tabs.kernel.run import fit_findings
+from simtviz.qt.tabs.kernel.tab import KernelTab
+from simtviz.qt.tabs.kernel.views import ArraysPanel, TraceData
+
+
+@pytest.fixture
+def tab(qtbot: Any, tmp_path: Any) -> Iterator[KernelTab]:
+    s = RunSession(lambda: FakeHostBackend())
+    s.store = QSettings(str(tmp_path / "simtviz.ini"), QSettings.Format.IniFormat)
+    t = KernelTab(s)
+    qtbot.addWidget(t)
+    yield t
+    s.close()
+
+
+def _wide(window: BlockWindow | None = None) -> Any:
+    # M int32 (3, 5) on grid (3, 1, 1) of blocks (64, 1, 1): thread 0 loads M[0, 0], thread 70
+    # (block 1) loads M[2, 4].
+    arrays = (ArrayInfo("M", (3, 5), "int32"),)
+    sites = sites_of(arrays, (5, "M", "load"))
+    result = traced((3, 1, 1), (64, 1, 1), arrays, sites, [Row(0, 0, (0, 0)), Row(70, 0, (2, 4))])
+    result.window = window
+    return result
+
+
+def test_a_wide_matrix_is_titled_rows_then_columns(qtbot: Any) -> None:
+    panel = ArraysPanel()
+    qtbot.addWidget(panel)
+    panel.show_data(TraceData(_wide()))
+    (view,) = panel.views
+    assert view.plot.titleLabel.text == "M int32[3, 5]"
+    assert (view.rows, view.cols) == (3, 5)
+
+
+def test_the_legend_says_grey_is_untouched_by_the_windows_threads_only_with_a_window(qtbot: Any) -> None:
+    panel = ArraysPanel()
+    qtbot.addWidget(panel)
+    panel.show_data(TraceData(_wide()))
+    assert panel.legend.text() == "grey: untouched; red: stored by more than one thread"
+    panel.show_data(TraceData(_wide(BlockWindow(1, 1))))
+    assert (
+        panel.legend.text() == "grey: untouched by the window's threads; red: stored by more than one thread"
+    )
+
+
+def test_a_lines_warp_is_the_warp_of_its_first_logged_access() -> None:
+    # Block of 64 threads: threads 0..3 (warp 0) then 40..43 (warp 1, lanes 8..11) load A[t].
+    arrays = (ArrayInfo("A", (64,), "float32"),)
+    sites = sites_of(arrays, (5, "A", "load"))
+    rows = [Row(t, 0, (t,)) for t in (0, 1, 2, 3, 40, 41, 42, 43)]
+    request = TraceData(traced((1, 1, 1), (64, 1, 1), arrays, sites, rows)).warp_request([0])
+    assert request is not None
+    assert (request["warp"], request["lanes"], request["offsets"]) == (0, [0, 1, 2, 3], [0, 4, 8, 12])
+
+
+def test_none_in_the_thread_box_clears_the_outlines(tab: KernelTab) -> None:
+    tab.session.resultArrived.emit("trace", _wide())
+    tab.threadSpin.setValue(70)  # M[2, 4] outlined: the cell's centre (4.5, 2.5)
+    (view,) = tab.arrays.views
+    xs, ys = view.marks.getData()
+    assert ([float(x) for x in xs], [float(y) for y in ys]) == ([4.5], [2.5])
+    tab.threadSpin.setValue(-1)  # "none"
+    assert tab.threadSpin.text() == "none"
+    xs, _ = view.marks.getData()
+    assert len(xs) == 0
+
+
+def test_the_findings_box_gets_eight_lines_where_there_is_room(qtbot: Any) -> None:
+    splitter = QSplitter(Qt.Orientation.Vertical)
+    result, maps = QTextEdit(), QWidget()
+    maps.setMinimumHeight(50)
+    splitter.addWidget(result)
+    splitter.addWidget(maps)
+    qtbot.addWidget(splitter)
+    splitter.resize(400, 300)  # under 3 × 8 lines: a third would be less
+    splitter.show()
+    qtbot.waitExposed(splitter)
+    total = sum(splitter.sizes())
+    fit_findings(result, splitter)
+    # 8 lines of text, the frame on both sides, the document's margin on both sides, 2 more
+    eight = 8 * result.fontMetrics().lineSpacing()
+    frame = 2 * result.frameWidth() + 2 * int(result.document().documentMargin()) + 2
+    assert total // 3 < eight + frame < total - 50
+    assert splitter.sizes()[0] == eight + frame
+    assert sum(splitter.sizes()) == total

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fake_backends import FakeHostBackend
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QGroupBox, QLabel
 
 from simtviz.qt.session import RunSession
@@ -279,3 +279,36 @@ def test_the_kernel_file_dialogs_ask_for_python_files(
         ("Open a kernel", "", "Python files (*.py)"),
         ("Save the kernel", "kernel.py", "Python files (*.py)"),
     ]
+
+
+def _colour_at(editor: CodeEditor, line: int, col: int) -> tuple[str, bool, bool]:
+    """(colour, bold, italic) of line ``line``'s (1-based) character ``col`` (0-based)."""
+    block = editor.document().findBlockByNumber(line - 1)
+    found = ("", False, False)
+    for r in block.layout().formats():
+        if r.start <= col < r.start + r.length:
+            f = r.format
+            found = (f.foreground().color().name(), f.fontWeight() == QFont.Weight.Bold, f.fontItalic())
+    return found
+
+
+def test_the_light_editor_colours_each_kind_of_word(qtbot: Any) -> None:
+    editor = CodeEditor()
+    qtbot.addWidget(editor)
+    editor.setPlainText(
+        "@cuda.jit\n"  # 1
+        "def k(a):  # note\n"  # 2
+        "    x = 12 + True\n"  # 3
+        '    s = """doc\n'  # 4: a docstring opened here …
+        '    more""" + cuda.grid(1)\n'  # 5: … and closed here
+        "    t = 'str'\n"  # 6
+    )
+    assert _colour_at(editor, 1, 0) == ("#7a6a00", False, False)  # the decorator
+    assert _colour_at(editor, 2, 0) == ("#0033b3", True, False)  # def: a keyword, bold
+    assert _colour_at(editor, 2, 13) == ("#6e6e6e", False, True)  # the comment, italic
+    assert _colour_at(editor, 3, 8) == ("#1750eb", False, False)  # 12
+    assert _colour_at(editor, 3, 13) == ("#871094", False, False)  # True
+    assert _colour_at(editor, 4, 12) == ("#067d17", False, True)  # doc: inside the docstring
+    assert _colour_at(editor, 5, 4) == ("#067d17", False, True)  # more: still inside it
+    assert _colour_at(editor, 5, 14) == ("#00627a", False, False)  # cuda, after it closed
+    assert _colour_at(editor, 6, 9) == ("#067d17", False, False)  # 'str'

@@ -182,3 +182,40 @@ def test_the_statement_lists_every_launch_and_check(tab: ExercisesTab) -> None:
     assert "grid (2, 2), block (16, 16), A=float32[20,24]" in html
     assert "grid (1, 2), block (16, 16), A=float32[17,16]" in html
     assert "Checks: Output, In bounds, Written once, Coalesced." in html
+
+
+def test_each_exercise_keeps_its_own_text_even_when_left_before_the_save_pause(tab: ExercisesTab) -> None:
+    tab.select("saxpy")
+    tab.editor.setPlainText("# my saxpy\n")  # typed: saved after a pause that has not passed
+    tab.select("reverse")
+    assert tab.source() == exercise("reverse").starter
+    assert tab._qs.value("exercises/saxpy/source") == "# my saxpy\n"
+    assert tab._qs.value("exercises/reverse/source") is None
+    tab.select("saxpy")
+    assert tab.source() == "# my saxpy\n"
+    tab.reset_to_starter()
+    assert tab.source() == exercise("saxpy").starter
+    assert tab._qs.value("exercises/saxpy/source") == exercise("saxpy").starter
+
+
+def test_picking_another_exercise_clears_the_last_ones_results_and_mark(tab: ExercisesTab) -> None:
+    tab.select("saxpy")
+    tab.set_source("\n".join(f"# line {n}" for n in range(1, 13)))
+    report = _report("saxpy", True, False)
+    report.checks[1] = CheckResult("in_bounds", False, "thread 9 stores y[9] past its end at line 6")
+    report.explanations[:] = ["first: why", "second: why"]
+    tab.session.resultArrived.emit("exercise", report)
+    assert tab.explain.text() == "first: why\nsecond: why"  # one a line, in order
+    assert tab.results.item(1, 2).text() == "thread 9 stores y[9] past its end at line 6"
+    assert tab.editor._marked == 6
+    tab.select("reverse")
+    assert tab.results.rowCount() == 0 and tab.explain.text() == "" and tab.editor._marked is None
+    assert "Reverse a vector" in tab.statement.toHtml()
+
+
+def test_a_check_the_session_refuses_leaves_the_tab_as_it_was(tab: ExercisesTab, monkeypatch: Any) -> None:
+    tab.select("saxpy")
+    monkeypatch.setattr(tab.session, "run", lambda experiment, request: False)
+    assert tab.check() is False
+    assert tab.status.text() == "Not passed yet: write the kernel, then Check."
+    assert tab.checkButton.isEnabled() and not tab.bar.isVisibleTo(tab)

@@ -183,3 +183,52 @@ def test_a_template_runs_under_its_own_name_and_an_opened_file_under_its_name(
     tab.open_file(path)
     assert tab.template.currentIndex() == 0  # "— templates —": no template any more
     assert tab.request().filename == "my_kernel.py"
+
+
+def test_before_any_run_the_findings_box_says_what_to_do(tab: KernelTab) -> None:
+    assert tab.result.toPlainText() == (
+        "Choose a template or write a kernel, fill in its parameters, press Run."
+    )
+    assert tab.threadSpin.value() == -1 and tab.threadSpin.text() == "none"
+
+
+def test_a_run_asked_about_puts_the_findings_back_and_frees_run(tab: KernelTab) -> None:
+    from simtviz.core.errors import LaunchTooLarge
+
+    tab.result.setPlainText("the findings before")
+    s = tab.session
+    s.runStarted.emit("trace", None)
+    s.runFailed.emit("trace", None, LaunchTooLarge(10**9, 120.0, 10**6, "the CUDA simulator"), "")
+    assert tab.result.toPlainText() == "the findings before"
+    assert tab.runButton.isEnabled() and not tab.cancelButton.isEnabled()
+    assert not tab.progress.isVisibleTo(tab)
+
+
+def test_an_unexpected_error_is_named_by_its_type(tab: KernelTab) -> None:
+    tab.session.runFailed.emit("trace", None, RuntimeError("boom"), "")
+    assert tab.result.toPlainText() == "RuntimeError: boom"
+
+
+def test_a_template_brings_its_check_and_the_whole_launch_as_its_window(tab: KernelTab) -> None:
+    tab.set_window(3, 4)
+    tab.check.setText("mine")
+    tab.load_template("vecadd_guarded")
+    assert tab.window_inputs() == (0, 0)
+    assert tab.template.currentText() == "Vector add (guarded)"
+    assert (tab.grid(), tab.block()) == ((4, 1, 1), (256, 1, 1))
+    assert tab.check.text() == "C == A + B"
+    assert tab.args.specs() == {
+        "A": "float32[1000]:random",
+        "B": "float32[1000]:random",
+        "C": "float32[1000]",
+    }
+
+
+def test_reading_the_parameters_again_keeps_what_the_student_set(tab: KernelTab) -> None:
+    tab.load_template("vecadd_guarded")
+    names = list(tab.args.specs())
+    first = names[0]
+    tab.set_args({first: "float64[7]:ones"})
+    tab.refresh_params()
+    specs = tab.args.specs()
+    assert specs[first] == "float64[7]:ones" and list(specs) == names

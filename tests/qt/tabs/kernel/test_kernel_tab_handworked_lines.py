@@ -220,7 +220,7 @@ def test_a_template_brings_its_check_and_the_whole_launch_as_its_window(tab: Ker
     assert tab.args.specs() == {
         "A": "float32[1000]:random",
         "B": "float32[1000]:random",
-        "C": "float32[1000]",
+        "C": "float32[1000]:zeros",  # C: zeros, the table's default
     }
 
 

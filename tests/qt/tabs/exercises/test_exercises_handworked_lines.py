@@ -219,3 +219,14 @@ def test_a_check_the_session_refuses_leaves_the_tab_as_it_was(tab: ExercisesTab,
     assert tab.check() is False
     assert tab.status.text() == "Not passed yet: write the kernel, then Check."
     assert tab.checkButton.isEnabled() and not tab.bar.isVisibleTo(tab)
+
+
+def test_an_unknown_saved_exercise_or_hint_count_falls_back_to_the_first_and_none(
+    qtbot: Any, session: RunSession
+) -> None:
+    session.store.setValue("exercises/current", "no-such-exercise")
+    session.store.setValue("exercises/vecadd-guard/hints", "lots")
+    tab = _tab(qtbot, session)
+    assert tab.current().id == "vecadd-guard"  # the first in the list
+    assert tab.list.currentRow() == 0
+    assert tab.hintButton.text() == "Next hint (0/3)" and tab.hints.text() == ""

@@ -312,3 +312,15 @@ def test_the_light_editor_colours_each_kind_of_word(qtbot: Any) -> None:
     assert _colour_at(editor, 5, 4) == ("#067d17", False, True)  # more: still inside it
     assert _colour_at(editor, 5, 14) == ("#00627a", False, False)  # cuda, after it closed
     assert _colour_at(editor, 6, 9) == ("#067d17", False, False)  # 'str'
+
+
+def test_a_saved_launch_out_of_range_keeps_the_text_and_says_which_key(
+    qtbot: Any, session: RunSession
+) -> None:
+    session.store.setValue("kernel/source", "# mine\n")
+    session.store.setValue("kernel/grid", "3,-1")
+    tab = _tab(qtbot, session)
+    assert tab.editor.toPlainText() == "# mine\n"
+    assert tab.result.toPlainText() == (
+        "Settings: the saved launch could not be read (kernel/grid=3,-1 is out of range); kept the text only."
+    )

@@ -232,3 +232,26 @@ def test_reading_the_parameters_again_keeps_what_the_student_set(tab: KernelTab)
     tab.refresh_params()
     specs = tab.args.specs()
     assert specs[first] == "float64[7]:ones" and list(specs) == names
+
+
+def test_a_second_run_starts_its_bar_at_zero_and_forgets_the_first_runs_notes(tab: KernelTab) -> None:
+    s = tab.session
+    s.runStarted.emit("trace", None)
+    s.runProgress.emit("trace", 0.5)
+    s.runNotice.emit("trace", "a note of the first run")
+    s.runFailed.emit("trace", None, Cancelled("cancelled"), "")
+    s.runStarted.emit("trace", None)
+    assert tab.progress.value() == 0
+    result = _result([Row(0, 0, (0, 0))])
+    s.resultArrived.emit("trace", result)
+    assert "a note of the first run" not in result.notes
+
+
+def test_a_failure_after_a_result_clears_the_detail_line_and_the_warp(tab: KernelTab) -> None:
+    s = tab.session
+    s.resultArrived.emit("trace", _result([Row(T, 0, (2, 4))]))
+    tab.threadSpin.setValue(T)
+    tab.lines.selectRow(0)
+    assert tab.detail.text() and tab.warp.request is not None
+    s.runFailed.emit("trace", None, RuntimeError("boom"), "")
+    assert tab.detail.text() == "" and tab.warp.request is None

@@ -255,3 +255,43 @@ def test_a_failure_after_a_result_clears_the_detail_line_and_the_warp(tab: Kerne
     assert tab.detail.text() and tab.warp.request is not None
     s.runFailed.emit("trace", None, RuntimeError("boom"), "")
     assert tab.detail.text() == "" and tab.warp.request is None
+
+
+def test_run_sends_the_launch_the_budget_the_limit_the_trimmed_check_and_the_window(
+    tab: KernelTab, monkeypatch: Any
+) -> None:
+    sent: list[tuple[str, Any]] = []
+    monkeypatch.setattr(
+        tab.session, "run", lambda experiment, request: sent.append((experiment, request)) or True
+    )
+    tab.load_template("matadd_swapped")
+    tab.settingsPanel.set_dims("3,5,2", "8,4,1")
+    tab.budget.setValue(4321)
+    tab.timeLimit.setValue(7.5)
+    tab.check.setText("  C == A + B  ")
+    tab.set_window(4, 0)  # from block 4 through the last: 3 × 5 × 2 = 30 blocks, 30 − 4 = 26
+    assert tab.run()
+    ((experiment, request),) = sent
+    assert experiment == "trace"
+    assert (request.grid, request.block) == ((3, 5, 2), (8, 4, 1))
+    assert (request.budget, request.time_limit_s) == (4321, 7.5)
+    assert request.check == "C == A + B"
+    assert request.window == BlockWindow(4, 26)
+    assert request.filename == "matadd_swapped.py" and request.force is False
+    assert tab._qs.value("kernel/grid") == "3,5,2"  # saved as it was run
+    tab.check.setText("   ")
+    tab.set_window(0, 0)
+    tab.run(force=True)
+    assert sent[1][1].check is None and sent[1][1].force is True and sent[1][1].window is None
+
+
+def test_run_refuses_a_syntax_error_at_once_without_starting_anything(
+    tab: KernelTab, monkeypatch: Any
+) -> None:
+    sent: list[Any] = []
+    monkeypatch.setattr(tab.session, "run", lambda *a: sent.append(a) or True)
+    tab.editor.setPlainText("from numba import cuda\n\n@cuda.jit\ndef k(a):\n    a[0] = = 1\n")
+    assert tab.run() is False
+    assert sent == []
+    assert tab.result.toPlainText().startswith("Syntax error: line 5")
+    assert tab.editor._marked == 5

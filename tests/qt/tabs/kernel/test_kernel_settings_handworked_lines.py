@@ -324,3 +324,28 @@ def test_a_saved_launch_out_of_range_keeps_the_text_and_says_which_key(
     assert tab.result.toPlainText() == (
         "Settings: the saved launch could not be read (kernel/grid=3,-1 is out of range); kept the text only."
     )
+
+
+def test_every_input_starts_the_save_pause_and_the_pause_saves(qtbot: Any, session: RunSession) -> None:
+    tab = _tab(qtbot, session)
+    edits = [
+        lambda: tab.editor.setPlainText("# edited\n"),
+        lambda: tab.check.setText("C == 0"),
+        lambda: tab.spins["gridY"].setValue(5),
+        lambda: tab.spins["blockZ"].setValue(2),
+        lambda: tab.budget.setValue(99),
+        lambda: tab.timeLimit.setValue(3.0),
+        lambda: tab.windowFirst.setValue(1),
+        lambda: tab.windowBlocks.setValue(2),
+        lambda: tab.args.item(0, 3).setText("7"),
+        lambda: tab.args.cellWidget(0, 1).setCurrentText("scalar"),
+        lambda: tab.args.cellWidget(0, 2).setCurrentText("int32"),
+    ]
+    for n, edit in enumerate(edits):
+        tab._save_timer.stop()
+        edit()
+        assert tab._save_timer.isActive(), f"edit {n} starts no save"
+    assert tab._save_timer.interval() == 400
+    qtbot.waitUntil(lambda: session.store.value("kernel/budget") is not None, timeout=2000)
+    assert int(session.store.value("kernel/budget")) == 99
+    assert session.store.value("kernel/source") == "# edited\n"

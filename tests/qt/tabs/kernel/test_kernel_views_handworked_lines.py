@@ -101,3 +101,33 @@ def test_the_findings_box_gets_eight_lines_where_there_is_room(qtbot: Any) -> No
     assert total // 3 < eight + frame < total - 50
     assert splitter.sizes()[0] == eight + frame
     assert sum(splitter.sizes()) == total
+
+
+def test_a_clicked_element_outlines_the_last_toucher_and_counts_threads_not_accesses(tab: KernelTab) -> None:
+    # M (3, 5): thread 7 stores M[2, 4] then loads it again, and loads M[0, 1]; thread 9 loads
+    # M[2, 4] and M[1, 0]. M[2, 4]: 3 accesses by 2 threads, the last thread 9.
+    arrays = (ArrayInfo("M", (3, 5), "int32"),)
+    sites = sites_of(arrays, (5, "M", "store"), (6, "M", "load"))
+    rows = [Row(7, 0, (2, 4)), Row(7, 1, (2, 4)), Row(7, 1, (0, 1)), Row(9, 1, (2, 4)), Row(9, 1, (1, 0))]
+    tab.session.resultArrived.emit("trace", traced((1, 1, 1), (32, 1, 1), arrays, sites, rows))
+    tab.select_element(0, 14)  # 2 × 5 + 4
+    assert tab.detail.text().startswith("M[2, 4] (row 2, column 4): 3 accesses by 2 thread(s): ")
+    assert tab.threadSpin.value() == 9
+    (view,) = tab.arrays.views
+    xs, ys = view.marks.getData()
+    # thread 9's cells: M[2, 4] (centre x 4.5, y 2.5) and M[1, 0] (0.5, 1.5)
+    assert sorted(zip((float(x) for x in xs), (float(y) for y in ys), strict=True)) == [
+        (0.5, 1.5),
+        (4.5, 2.5),
+    ]
+
+
+def test_a_shared_array_gets_no_map(qtbot: Any) -> None:
+    # A global A (64,) and a shared s (32,): one map, A's
+    arrays = (ArrayInfo("A", (64,), "float32"), ArrayInfo("s", (32,), "float32", space="shared"))
+    sites = sites_of(arrays, (5, "A", "load"), (6, "s", "store"))
+    rows = [Row(0, 0, (0,)), Row(0, 1, (0,))]
+    panel = ArraysPanel()
+    qtbot.addWidget(panel)
+    panel.show_data(TraceData(traced((1, 1, 1), (32, 1, 1), arrays, sites, rows)))
+    assert [v.objectName() for v in panel.views] == ["kernelArray0"]

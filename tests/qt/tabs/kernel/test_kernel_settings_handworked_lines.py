@@ -349,3 +349,54 @@ def test_every_input_starts_the_save_pause_and_the_pause_saves(qtbot: Any, sessi
     qtbot.waitUntil(lambda: session.store.value("kernel/budget") is not None, timeout=2000)
     assert int(session.store.value("kernel/budget")) == 99
     assert session.store.value("kernel/source") == "# edited\n"
+
+
+class _GutterPainter:
+    """Records the gutter's numbers with the pen each was written in."""
+
+    last: _GutterPainter | None = None
+
+    def __init__(self, _widget: Any) -> None:
+        self.colour = ""
+        self.numbers: list[tuple[str, str, int]] = []  # text, colour, width
+        _GutterPainter.last = self
+
+    def fillRect(self, *_a: Any) -> None: ...
+
+    def end(self) -> None: ...
+
+    def setPen(self, colour: QColor) -> None:
+        self.colour = QColor(colour).name()
+
+    def drawText(self, _x: int, _y: int, w: int, _h: int, flags: Any, text: str) -> None:
+        assert flags == Qt.AlignmentFlag.AlignRight
+        self.numbers.append((text, self.colour, w))
+
+
+def test_the_gutter_numbers_lines_from_1_and_writes_the_marked_one_in_red(
+    qtbot: Any, monkeypatch: Any
+) -> None:
+    from PySide6.QtGui import QPaintEvent
+
+    from simtviz.qt.tabs.kernel import editor as editor_module
+
+    editor = CodeEditor()
+    qtbot.addWidget(editor)
+    editor.setPlainText("a\nb\nc\nd\ne")  # 5 lines
+    editor.resize(300, 400)
+    editor.show()
+    qtbot.waitExposed(editor)
+    editor.mark_line(3)
+    monkeypatch.setattr(editor_module, "QPainter", _GutterPainter)
+    gutter = editor._numbers
+    editor.paint_numbers(gutter, QPaintEvent(gutter.rect()))
+    assert _GutterPainter.last is not None
+    grey, red = "#6e6e6e", "#c62828"
+    w = gutter.width() - 5  # right-aligned 5 pixels from the code
+    assert _GutterPainter.last.numbers == [
+        ("1", grey, w),
+        ("2", grey, w),
+        ("3", red, w),
+        ("4", grey, w),
+        ("5", grey, w),
+    ]

@@ -230,3 +230,19 @@ def test_an_unknown_saved_exercise_or_hint_count_falls_back_to_the_first_and_non
     assert tab.current().id == "vecadd-guard"  # the first in the list
     assert tab.list.currentRow() == 0
     assert tab.hintButton.text() == "Next hint (0/3)" and tab.hints.text() == ""
+
+
+def test_the_statement_heads_with_the_title_and_signature_and_the_list_tips_them(tab: ExercisesTab) -> None:
+    from simtviz.qt.tabs.exercises.tab import _statement_html
+
+    e = exercise("matadd-2d")
+    html = _statement_html(e)
+    assert html.startswith(
+        f"<h3>2-D matrix add</h3><p>Write <code>{e.signature}</code> <i>({e.topic})</i></p>"
+    )
+    paragraphs = e.statement.split("\n\n")
+    # one paragraph per blank-line-separated part, besides "Write …", "The grader launches:", "Checks: …"
+    assert html.count("<p>") == len(paragraphs) + 3 and len(paragraphs) > 1
+    assert "<p>The grader launches:</p><ul><li>grid (2, 2), block (16, 16)," in html
+    row = [tab.list.item(r).data(0x0100) for r in range(tab.list.count())].index("matadd-2d")
+    assert tab.list.item(row).toolTip() == f"{e.signature} — {e.topic}"

@@ -295,3 +295,23 @@ def test_run_refuses_a_syntax_error_at_once_without_starting_anything(
     assert sent == []
     assert tab.result.toPlainText().startswith("Syntax error: line 5")
     assert tab.editor._marked == 5
+
+
+def test_the_template_list_starts_with_its_heading_and_tips_each_template(tab: KernelTab) -> None:
+    from PySide6.QtCore import Qt
+
+    from simtviz.core.trace.templates import templates
+
+    assert tab.template.itemText(0) == "— templates —" and tab.template.itemData(0) is None
+    first, second = templates()[:2]
+    assert tab.template.itemText(1) == "Vector add (guarded)" and tab.template.itemData(1) == "vecadd_guarded"
+    assert tab.template.itemData(1, Qt.ItemDataRole.ToolTipRole) == first.description
+    assert tab.template.itemData(2, Qt.ItemDataRole.ToolTipRole) == second.description
+    before = tab.editor.toPlainText()
+    tab.template.activated.emit(0)  # the heading: nothing loads
+    assert tab.editor.toPlainText() == before
+    tab.template.activated.emit(4)  # the fourth template: the naive transpose
+    assert tab.template.currentData() == "transpose_naive" and (tab.grid(), tab.block()) == (
+        (2, 2, 1),
+        (16, 16, 1),
+    )

@@ -400,3 +400,28 @@ def test_the_gutter_numbers_lines_from_1_and_writes_the_marked_one_in_red(
         ("4", grey, w),
         ("5", grey, w),
     ]
+
+
+def test_budget_limit_and_window_stand_each_beside_its_label(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QGridLayout
+
+    panel = KernelSettings()
+    qtbot.addWidget(panel)
+    (opts,) = [lay for lay in panel.findChildren(QGridLayout) if lay.indexOf(panel.budget) >= 0]
+
+    def at(widget: Any) -> tuple[int, int, int, int]:
+        return tuple(opts.getItemPosition(opts.indexOf(widget)))  # row, column, rows, columns
+
+    labels = {at(w)[:2]: w.text() for w in panel.findChildren(QLabel) if opts.indexOf(w) >= 0}
+    assert labels == {
+        (0, 0): "Budget (accesses)",
+        (0, 2): "Time limit",
+        (1, 0): "Window: first block",
+        (1, 2): "blocks",
+        (2, 0): WINDOW_HELP,
+    }
+    assert at(panel.budget)[:2] == (0, 1) and at(panel.timeLimit)[:2] == (0, 3)
+    assert at(panel.windowFirst)[:2] == (1, 1) and at(panel.windowBlocks)[:2] == (1, 3)
+    assert at(panel.windowHelp) == (2, 0, 1, 4)  # the help spans the four columns
+    assert panel.windowFirst.toolTip() == "the window's first block (linear id, from 0)"
+    assert panel.windowBlocks.toolTip() == "how many blocks the window takes ('all': through the last block)"

@@ -246,3 +246,10 @@ def test_the_statement_heads_with_the_title_and_signature_and_the_list_tips_them
     assert "<p>The grader launches:</p><ul><li>grid (2, 2), block (16, 16)," in html
     row = [tab.list.item(r).data(0x0100) for r in range(tab.list.count())].index("matadd-2d")
     assert tab.list.item(row).toolTip() == f"{e.signature} — {e.topic}"
+
+
+def test_the_results_table_heads_and_the_buttons_words(tab: ExercisesTab) -> None:
+    heads = [tab.results.horizontalHeaderItem(c).text() for c in range(3)]
+    assert heads == ["Check", "", "Why"]
+    words = [b.text() for b in (tab.checkButton, tab.resetButton, tab.openButton, tab.saveButton)]
+    assert words == ["Check", "Start over", "Open…", "Save as…"]

@@ -315,3 +315,24 @@ def test_the_template_list_starts_with_its_heading_and_tips_each_template(tab: K
         (2, 2, 1),
         (16, 16, 1),
     )
+
+
+def test_the_tabs_headings_and_labels(tab: KernelTab) -> None:
+    from PySide6.QtWidgets import QLabel, QTabWidget
+
+    views = tab.findChild(QTabWidget, "kernelViews")
+    assert [views.tabText(i) for i in range(views.count())] == ["Arrays", "Per line"]
+    assert views.widget(0).isAncestorOf(tab.arrays) and views.widget(1).isAncestorOf(tab.lines)
+    assert views.widget(1).isAncestorOf(tab.warp)
+    heads = [tab.args.horizontalHeaderItem(c).text() for c in range(tab.args.columnCount())]
+    assert heads == ["parameter", "kind", "type", "shape", "initial values / value"]
+    colours = [tab.arrays.color.itemText(i) for i in range(tab.arrays.color.count())]
+    assert colours == ["thread (last to touch)", "warp (last to touch)", "block (last to touch)", "accesses"]
+    # "Thread" stands just left of its box, under the maps
+    row = tab.threadSpin.parentWidget().layout().itemAt(1).layout()
+    assert isinstance(row.itemAt(0).widget(), QLabel) and row.itemAt(0).widget().text() == "Thread"
+    assert row.itemAt(1).widget() is tab.threadSpin and row.itemAt(2).widget() is tab.detail
+    assert (tab.runButton.text(), tab.cancelButton.text()) == ("Run traced", "Cancel")
+    assert tab.runButton.toolTip() == "Run traced (Ctrl+R or F5 on this tab; Esc cancels)"
+    assert (tab.openButton.text(), tab.saveButton.text()) == ("Open…", "Save…")
+    assert tab.refreshButton.text() == "Read parameters from the code"

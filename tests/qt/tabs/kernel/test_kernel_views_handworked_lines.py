@@ -131,3 +131,33 @@ def test_a_shared_array_gets_no_map(qtbot: Any) -> None:
     qtbot.addWidget(panel)
     panel.show_data(TraceData(traced((1, 1, 1), (32, 1, 1), arrays, sites, rows)))
     assert [v.objectName() for v in panel.views] == ["kernelArray0"]
+
+
+def test_the_lines_table_with_shared_lines_heads_its_two_columns_and_counts_with_commas(qtbot: Any) -> None:
+    from simtviz.core.trace.stats import LineStats, SharedLineStats
+    from simtviz.qt.tabs.kernel.views import LinesTable
+
+    table = LinesTable()
+    qtbot.addWidget(table)
+    table.show_lines(
+        # line 9 loads A 12,345 times in 1,024 requests of 4 sectors each (half of them used)
+        [LineStats(9, "A", "load", 12345, 1024, 4096, 4.0, 0.5)],
+        # line 2 stores s 7 times, every access out of bounds: no request
+        [SharedLineStats(2, "s", "store", 7, 0, 0, None, 0, 0)],
+    )
+    heads = [table.horizontalHeaderItem(c).text() for c in range(9)]
+    assert heads[7:] == ["wavefronts/request", "worst conflict"]
+    assert [table.item(0, c).text() for c in range(9)] == [
+        "2",
+        "s (shared)",
+        "store",
+        "7",
+        "0",
+        "—",
+        "—",
+        "—",
+        "—",
+    ]
+    assert [table.item(1, c).text() for c in range(9)] == [
+        "9", "A", "load", "12,345", "1,024", "4", "50%", "—", "—",
+    ]  # fmt: skip

@@ -253,3 +253,13 @@ def test_the_results_table_heads_and_the_buttons_words(tab: ExercisesTab) -> Non
     assert heads == ["Check", "", "Why"]
     words = [b.text() for b in (tab.checkButton, tab.resetButton, tab.openButton, tab.saveButton)]
     assert words == ["Check", "Start over", "Open…", "Save as…"]
+
+
+def test_a_failed_check_after_a_passed_one_takes_the_tick_away(tab: ExercisesTab) -> None:
+    tab.select("saxpy")
+    tab.session.resultArrived.emit("exercise", _report("saxpy", True, True, True, True))
+    tab.session.resultArrived.emit("exercise", _report("saxpy", True, True, False, True))
+    row = [tab.list.item(r).data(0x0100) for r in range(tab.list.count())].index("saxpy")
+    assert tab.list.item(row).text() == "SAXPY"
+    assert tab.progress()["saxpy"] is False
+    assert tab.status.text() == "3 of 4 checks passed on the CUDA simulator."

@@ -336,3 +336,20 @@ def test_the_tabs_headings_and_labels(tab: KernelTab) -> None:
     assert tab.runButton.toolTip() == "Run traced (Ctrl+R or F5 on this tab; Esc cancels)"
     assert (tab.openButton.text(), tab.saveButton.text()) == ("Open…", "Save…")
     assert tab.refreshButton.text() == "Read parameters from the code"
+
+
+def test_read_parameters_types_what_the_student_left_at_the_default_and_keeps_the_rest(
+    tab: KernelTab,
+) -> None:
+    tab.editor.setPlainText(
+        "from numba import cuda\n\n@cuda.jit\ndef k(idx, out, n):\n"
+        "    i = cuda.grid(1)\n    if i < n:\n        out[idx[i]] = 1.0\n"
+    )
+    # out set by the student; idx and n left at the table's default (float32[1000]:zeros)
+    tab.args.set_specs(["idx", "out", "n"], {"idx": "float32[1000]:zeros", "out": "float64[9]:ones"})
+    tab.refreshButton.click()
+    specs = tab.args.specs()
+    assert specs["out"] == "float64[9]:ones"  # kept
+    assert specs["idx"].startswith("int32[")  # an index array: int32, read from the code
+    assert specs["n"].startswith("int32:")  # a size: a scalar
+    assert list(specs) == ["idx", "out", "n"]  # in the kernel's order

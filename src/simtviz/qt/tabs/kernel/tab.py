@@ -199,7 +199,8 @@ class KernelTab(QWidget):
         self.template.activated.connect(self._on_template)
         self.openButton.clicked.connect(lambda: self.open_file())
         self.saveButton.clicked.connect(lambda: self.save_file())
-        self.refreshButton.clicked.connect(self.refresh_params)
+        # Not the slot itself: clicked's `checked` (False) would arrive as `specs` and drop the table.
+        self.refreshButton.clicked.connect(lambda: self.refresh_params())
         self.runButton.clicked.connect(self.run)
         self.cancelButton.clicked.connect(self.cancel)
         self.editor.textChanged.connect(self._changed)

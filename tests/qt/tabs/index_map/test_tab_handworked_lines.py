@@ -1,0 +1,262 @@
+"""The index map tab's own words and settings, worked out by hand, line by line: what is saved and
+restored, the backend badge, the progress line, the last run's summary, the partial-window
+warning, the export dialogs' formats, and where the inspector goes.
+
+Launches are non-square (grid 3 × 5 of 48 × 2 blocks: 144 columns × 10 rows) so that x/y and
+grid/block mix-ups show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fake_backends import FakeHostBackend
+from PySide6.QtCore import Qt
+from qt_helpers import RUN_TIMEOUT_MS
+
+from simtviz.backends.base import BackendInfo
+from simtviz.core.launch import Dim3, LaunchConfig
+from simtviz.core.limits import DeviceLimits
+from simtviz.core.oracle import expected_field
+from simtviz.core.recording import Recording
+from simtviz.core.window import Window
+from simtviz.qt import dialogs
+from simtviz.qt.session import RecordRequest, RunSession
+from simtviz.qt.settings import AppSettings
+from simtviz.qt.tabs.index_map.tab import IndexMapTab
+
+WIDE = LaunchConfig.of((3, 5, 1), (48, 2, 1))  # 144 × 10 threads, 1,440 in all
+
+
+@pytest.fixture
+def tab(qtbot) -> Iterator[IndexMapTab]:
+    session = RunSession(lambda: FakeHostBackend())
+    qtbot.waitUntil(lambda: session.backend is not None, timeout=RUN_TIMEOUT_MS)
+    t = IndexMapTab(session)
+    qtbot.addWidget(t)
+    yield t
+    session.close()
+
+
+def record(qtbot, tab: IndexMapTab, config: LaunchConfig = WIDE) -> None:
+    with qtbot.waitSignal(tab.session.recordingChanged, timeout=RUN_TIMEOUT_MS):
+        assert tab.session.record(RecordRequest(config))
+
+
+def said(tab: IndexMapTab) -> list[str]:
+    texts: list[str] = []
+    tab.session.statusRequested.connect(lambda text, _ms: texts.append(text))
+    return texts
+
+
+def hand_recording(window: Window, **kw) -> Recording:
+    names = ("threadIdx", "blockIdx", "grid1", "grid2", "grid3", "laneid", "warp")
+    fields = {n: expected_field(n, WIDE, window) for n in names}
+    return Recording(WIDE, window, fields, "sim", **kw)
+
+
+# --- settings ------------------------------------------------------------------------------------
+def test_store_settings_keeps_grid_block_colour_tiled_and_budget_apart(tab: IndexMapTab) -> None:
+    tab.launchPanel.set_config(WIDE)
+    tab.indexMap.set_color_field("blockIdx.y")
+    tab.indexMap.set_tiled(True)
+    tab.windowPanel.set_budget(12_345)
+    s = AppSettings()
+    tab.store_settings(s)
+    assert s.grid == Dim3(3, 5, 1)
+    assert s.block == Dim3(48, 2, 1)
+    assert s.color == "blockIdx.y"
+    assert s.tiled is True
+    assert s.budget_threads == 12_345
+
+
+def test_apply_settings_restores_launch_colour_and_tiled(tab: IndexMapTab) -> None:
+    tab.apply_settings(AppSettings(grid=Dim3(3, 5, 1), block=Dim3(48, 2, 1), color="warp", tiled=True))
+    assert tab.launchPanel.config() == LaunchConfig.of((3, 5, 1), (48, 2, 1))
+    assert tab.indexMap.color_field() == "warp"
+    assert tab.indexMap.colorBy.currentText() == "warp"
+    assert tab.indexMap.tiledCheck.isChecked()
+    tab.apply_settings(AppSettings(tiled=False))
+    assert not tab.indexMap.tiledCheck.isChecked()
+
+
+def test_a_budget_edit_goes_into_the_session_settings(tab: IndexMapTab) -> None:
+    tab.windowPanel.budgetSpin.setValue(4_096)
+    assert tab.session.settings.budget_threads == 4_096
+
+
+# --- badge and progress words --------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kind", "label", "badge"),
+    [
+        ("sim", "Numba simulator — lockstep", "CUDA simulator"),
+        ("emu", "NumPy emulator — lockstep", "CPU emulator"),
+        ("gpu", "NVIDIA H200 — compute 9.0, 132 SMs", "GPU: NVIDIA H200"),
+    ],
+)
+def test_the_badge_names_the_backend_in_short_words(
+    tab: IndexMapTab, kind: str, label: str, badge: str
+) -> None:
+    tab.session.backendReady.emit(BackendInfo(kind, kind, label, DeviceLimits()))
+    assert tab.backendLabel.text() == badge
+    assert tab.backendLabel.toolTip() == label  # the details
+
+
+def test_the_progress_line_counts_every_thread_of_the_launch(tab: IndexMapTab) -> None:
+    # 3 × 5 blocks × 48 × 2 threads = 15 × 96 = 1,440 (a window of 96 still runs them all).
+    text, seconds = tab._describe_run(RecordRequest(WIDE, False, 96, (0, 0, 0)))
+    assert text == "Running 1,440 threads on the CUDA simulator"
+    assert seconds is not None
+    tab.session._info = None  # before the backend answered
+    assert tab._describe_run(RecordRequest(WIDE))[0] == "Running 1,440 threads"
+
+
+def test_the_export_progress_names_the_file(tab: IndexMapTab) -> None:
+    assert tab._describe_export(Path("/tmp/a/b/records.csv")) == ("Writing records.csv", None)
+
+
+# --- the last run's summary ----------------------------------------------------------------------
+def test_the_summary_gives_the_launch_and_the_host_time(qtbot, tab: IndexMapTab) -> None:
+    record(qtbot, tab)
+    rec = hand_recording(Window.full(WIDE), timings_ms={"wall_ms": 1500.0})
+    tab._on_recorded(rec)
+    text = tab.lastRunLabel.text()
+    # 1,500 ms of wall time is 1.5 s, written "2 s" by format_duration's whole seconds.
+    assert text.startswith("Last run: kernel[(3, 5), (48, 2)], ")
+    assert ", host 2 s, Run → map " in text
+    assert tab.lastRunLabel.toolTip() == text
+    # No verification: said so, in red.
+    assert tab.verificationLabel.text() == "not verified"
+    assert "#d32f2f" in tab.verificationLabel.styleSheet()
+
+
+def test_a_verified_run_is_not_red(qtbot, tab: IndexMapTab) -> None:
+    record(qtbot, tab)
+    assert tab.verificationLabel.text() == "1,440 of 1,440 threads match"
+    assert tab.verificationLabel.styleSheet() == ""
+
+
+def test_over_the_budget_the_map_says_which_part_recorded(qtbot, tab: IndexMapTab) -> None:
+    texts = said(tab)
+    tab.windowPanel.set_budget(1_000)
+    record(qtbot, tab)
+    rec = hand_recording(Window((48, 2, 0), (96, 4, 1)))
+    tab._on_recorded(rec)
+    # 96 × 4 = 384 of 1,440 threads; x 48 … 48 + 96 − 1 = 143, y 2 … 2 + 4 − 1 = 5.
+    assert not tab.windowMessage.isHidden()
+    assert tab.windowMessage.text() == (
+        "⚠ Over the recording budget of 1,000 threads — every thread ran, but recording 384 of "
+        "1,440 threads: window x 48–143, y 2–5. Move the window with the Recording window controls."
+    )
+    assert texts[-1] == "Recording 384 of 1,440 threads: window x 48–143, y 2–5"
+    tab._on_recorded(hand_recording(Window.full(WIDE)))
+    assert tab.windowMessage.isHidden()
+    assert texts[-1] == "Recording all 1,440 threads"
+
+
+# --- show_launch ---------------------------------------------------------------------------------
+def test_show_launch_of_the_launch_shown_does_not_run_again(qtbot, tab: IndexMapTab, monkeypatch) -> None:
+    record(qtbot, tab)
+    runs: list[bool] = []
+    monkeypatch.setattr(tab, "run", lambda force=False: runs.append(force))
+    tab.show_launch(WIDE, "blockIdx.x")
+    assert runs == []
+    assert tab.indexMap.color_field() == "blockIdx.x"
+    other = LaunchConfig.of((5, 3, 1), (2, 48, 1))
+    tab.show_launch(other)
+    assert runs == [False]
+    assert tab.launchPanel.config() == other
+
+
+# --- export dialogs ------------------------------------------------------------------------------
+def test_export_dialogs_ask_for_their_formats_and_remember_the_folder(
+    qtbot, tab: IndexMapTab, monkeypatch, tmp_path: Path
+) -> None:
+    record(qtbot, tab)
+    asked: list[tuple[str, Path, str, str]] = []
+    answer = tmp_path / "out" / "chosen"
+
+    def ask(_parent, title, start, suffix, filters):
+        asked.append((title, start, suffix, filters))
+        return answer.with_suffix("." + suffix)
+
+    monkeypatch.setattr(dialogs, "ask_save_path", ask)
+    written: list[tuple[Path, str]] = []
+    monkeypatch.setattr(
+        tab.session, "export_records", lambda target, fmt: written.append((target, fmt)) or target
+    )
+    tab.session.settings.export_dir = str(tmp_path / "start")
+    texts = said(tab)
+
+    assert tab.export_records() == tmp_path / "out" / "chosen.npz"
+    assert asked[-1] == (
+        "Export records",
+        tmp_path / "start" / "simtviz-map.npz",
+        "npz",
+        "NumPy records (*.npz)",
+    )
+    assert written[-1] == (tmp_path / "out" / "chosen.npz", "npz")
+    assert texts[-1] == "Writing chosen.npz …"
+    # The folder chosen is where the next dialog starts.
+    assert tab.session.settings.export_dir == str(tmp_path / "out")
+
+    tab.export_records(fmt="csv")
+    assert asked[-1] == ("Export records", tmp_path / "out" / "simtviz-map.csv", "csv", "CSV table (*.csv)")
+    assert written[-1] == (tmp_path / "out" / "chosen.csv", "csv")
+
+    monkeypatch.setattr(tab.indexMap, "export_png", lambda target: Path(target))
+    assert tab.export_map_png() == tmp_path / "out" / "chosen.png"
+    assert asked[-1] == ("Export map", tmp_path / "out" / "simtviz-map.png", "png", "PNG image (*.png)")
+    assert texts[-1] == f"Saved {tmp_path / 'out' / 'chosen.png'}"
+
+
+def test_export_with_a_path_takes_its_suffix_as_the_format(
+    qtbot, tab: IndexMapTab, monkeypatch, tmp_path
+) -> None:
+    record(qtbot, tab)
+    written: list[str] = []
+    monkeypatch.setattr(tab.session, "export_records", lambda target, fmt: written.append(fmt) or target)
+    tab.export_records(tmp_path / "r.CSV")
+    assert written == ["csv"]
+
+
+def test_nothing_to_export_before_a_run(tab: IndexMapTab, monkeypatch) -> None:
+    texts = said(tab)
+    monkeypatch.setattr(dialogs, "ask_save_path", lambda *a: pytest.fail("no dialog before a run"))
+    assert tab.export_records() is None
+    assert tab.export_map_png() is None
+    assert texts == ["Nothing to export yet: press Run first."] * 2
+
+
+# --- where the inspector goes --------------------------------------------------------------------
+def test_narrow_is_below_80_px_per_point(tab: IndexMapTab) -> None:
+    # 11 pt normally: 80 × 11 = 880 px; exactly 880 is not narrow, 879 is.
+    tab.resize(880, 500)
+    assert not tab.is_narrow()
+    tab.resize(879, 500)
+    assert tab.is_narrow()
+
+
+def test_a_wide_map_in_a_narrow_window_puts_the_inspector_under_it(qtbot, tab: IndexMapTab) -> None:
+    tab.resize(800, 600)  # narrow: < 880
+    record(qtbot, tab)  # 10 rows × 144 columns: 10 < 0.6 × 144
+    assert tab._innerSplitter.orientation() == Qt.Orientation.Vertical
+
+
+def test_a_tall_map_in_a_narrow_window_keeps_the_inspector_beside_it(qtbot, tab: IndexMapTab) -> None:
+    tab.resize(800, 600)
+    record(qtbot, tab, LaunchConfig.of((5, 3, 1), (2, 48, 1)))  # 144 rows × 10 columns
+    assert tab._innerSplitter.orientation() == Qt.Orientation.Horizontal
+
+
+def test_beside_the_map_the_inspector_gets_the_smaller_share(qtbot, tab: IndexMapTab) -> None:
+    tab.resize(1600, 900)
+    tab.show()
+    qtbot.waitExposed(tab)
+    record(qtbot, tab)
+    map_w, inspector_w = tab._innerSplitter.sizes()
+    assert inspector_w < map_w
+    assert np.isclose(inspector_w / (map_w + inspector_w), 0.32, atol=0.05)

@@ -265,6 +265,7 @@ def test_presentation_mode_makes_marks_and_words_bigger(index_map: IndexMap) -> 
     assert index_map._tiles[0].caption.textItem.font().pointSize() == 10
     assert index_map.colorBar.getAxis("right").fixedWidth == 60
     assert index_map.plot.getAxis("left").labelStyle["font-size"] == "12pt"
+    assert index_map.plot.getAxis("bottom").style["tickFont"].pointSize() == 10
     index_map.apply_style(light, True)
     assert index_map.pin_marker()[:2] == (44.0, 6.0)
     assert index_map._selection.pen().width() == 6
@@ -272,6 +273,7 @@ def test_presentation_mode_makes_marks_and_words_bigger(index_map: IndexMap) -> 
     assert index_map._tiles[0].caption.textItem.font().pointSize() == 14
     assert index_map.colorBar.getAxis("right").fixedWidth == 110
     assert index_map.plot.getAxis("left").labelStyle["font-size"] == "16pt"
+    assert index_map.plot.getAxis("bottom").style["tickFont"].pointSize() == 18
 
 
 def test_the_badge_sits_left_of_fit_and_gpu_fields_say_so(index_map: IndexMap) -> None:

@@ -135,7 +135,12 @@ def test_the_formulas_put_the_numbers_on_the_next_line(qtbot, tab: IndexMapTab, 
     # "x = threadIdx.x + blockIdx.x * blockDim.x" then, under it, "= 2 + 1 * 48 = 50".
     lines = [line.strip() for line in tab.inspector.text().splitlines()]
     assert "Map row 3, column 50" in lines
-    assert any(line.startswith("= ") and line.endswith("= 50") for line in lines), lines
+    # Thread (2, 1) of block (1, 1): x = 2 + 1 × 48 = 50, y = 1 + 1 × 2 = 3; the formula on one line,
+    # its numbers alone on the next.
+    x_at = lines.index("x = threadIdx.x + blockIdx.x * blockDim.x")
+    assert lines[x_at + 1] == "= 2 + 1 × 48 = 50 ✓ as recorded"  # two spaces read as one in HTML
+    y_at = lines.index("y = threadIdx.y + blockIdx.y * blockDim.y")
+    assert lines[y_at + 1] == "= 1 + 1 × 2 = 3 ✓ as recorded"
     # Under the map (wide): no heading, the values in one paragraph joined by " · ".
     tab.inspector.set_wide(True)
     text = tab.inspector.text()

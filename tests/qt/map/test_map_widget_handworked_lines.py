@@ -287,3 +287,20 @@ def test_the_badge_sits_left_of_fit_and_gpu_fields_say_so(index_map: IndexMap) -
     assert combo.itemData(combo.findText("warp"), Qt.ItemDataRole.ToolTipRole) is None
     assert index_map.tiledCheck.text() == "All z-planes"
     assert index_map.fitButton.toolTip() == "Back to the first view of the map (Ctrl+0)"
+
+
+def test_the_image_covers_the_maps_columns_across_and_rows_down(index_map: IndexMap) -> None:
+    index_map.set_recording(recording(WIDE, Window((5, 3, 0), (96, 4, 1))))
+    image = index_map._tiles[0].image
+    rect = image.mapRectToParent(image.boundingRect())
+    # 96 columns from x 5 − 0.5, 4 rows from y 3 − 0.5.
+    assert (rect.x(), rect.y(), rect.width(), rect.height()) == (4.5, 2.5, 96.0, 4.0)
+
+
+def test_pinning_a_cell_of_another_plane_shows_that_plane(index_map: IndexMap) -> None:
+    index_map.set_recording(recording(CUBE, Window((0, 0, 4), (144, 2, 2))))
+    assert index_map.plane() == 0
+    index_map.pin(Cell(1, 1, 7))
+    assert index_map.plane() == 1
+    assert index_map.zLabel.text() == "z = 5  (blockIdx.z 2, threadIdx.z 1)"  # 4 + 1; 5 // 2, 5 % 2
+    assert index_map.pinned() == Cell(1, 1, 7)

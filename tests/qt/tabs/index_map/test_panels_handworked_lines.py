@@ -213,6 +213,11 @@ def test_a_long_run_warning_starts_just_past_the_limit(qtbot) -> None:
     assert "on the CUDA simulator; you will be asked before it runs." in panel.warnings.text()
     panel.set_limits(DeviceLimits(), "emu")  # 13,107,200 on the emulator
     assert panel.warnings.isHidden()
+    # The emulator's 13,107,200 is exactly 12,800 blocks of 1,024; one block more is asked about.
+    panel.set_config(LaunchConfig.of((12_800, 1, 1), (1024, 1, 1)))
+    assert panel.warnings.isHidden()
+    panel.set_config(LaunchConfig.of((12_801, 1, 1), (1024, 1, 1)))
+    assert "on the CPU emulator; you will be asked before it runs." in panel.warnings.text()
     panel.set_limits(DeviceLimits(), "gpu")  # a GPU never asks
     panel.set_config(LaunchConfig.of((65535, 1, 1), (1024, 1, 1)))
     assert panel.warnings.isHidden()

@@ -304,3 +304,11 @@ def test_pinning_a_cell_of_another_plane_shows_that_plane(index_map: IndexMap) -
     assert index_map.plane() == 1
     assert index_map.zLabel.text() == "z = 5  (blockIdx.z 2, threadIdx.z 1)"  # 4 + 1; 5 // 2, 5 % 2
     assert index_map.pinned() == Cell(1, 1, 7)
+
+
+def test_a_point_in_a_window_counts_rows_from_its_y_and_columns_from_its_x(index_map: IndexMap) -> None:
+    index_map.set_recording(recording(WIDE, Window((5, 3, 0), (96, 4, 1))))
+    # View x 55.2 is column 55.2 − 5 → 50; y 5.4 is row 5.4 − 3 → 2.
+    assert index_map.cell_at(55.2, 5.4) == Cell(0, 2, 50)
+    assert index_map.cell_at(4.4, 5.4) is None  # left of x 5
+    assert index_map.cell_at(55.2, 2.4) is None  # above y 3

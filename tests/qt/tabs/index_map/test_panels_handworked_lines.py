@@ -277,3 +277,12 @@ def test_a_block_not_recorded_moves_the_window_to_its_first_thread(
         texts[-1]
         == "Recording record_threads[(3, 5), (48, 2)](...) to show block (2, 3, 0) in the index map …"
     )
+
+
+def test_a_block_is_pinned_once_not_at_every_later_run(qtbot, tab: IndexMapTab, session) -> None:
+    config = LaunchConfig.of((3, 5, 1), (48, 2, 1))
+    with qtbot.waitSignal(session.recordingChanged, timeout=RUN_TIMEOUT_MS):
+        assert not tab._selector.select(config, (2, 3, 0))
+    assert tab.indexMap.pinned() == Cell(0, 6, 96)  # row 3 × 2 = 6, column 2 × 48 = 96
+    record(qtbot, session, config)  # Run again: nothing asked for, nothing pinned
+    assert tab.indexMap.pinned() is None

@@ -255,6 +255,7 @@ def test_white_text_on_dark_cells_only() -> None:
 # --- presentation sizes and the bar --------------------------------------------------------------
 def test_presentation_mode_makes_marks_and_words_bigger(index_map: IndexMap) -> None:
     index_map.set_recording(recording(CUBE))
+    index_map.set_color_field("warp")  # ids: the legend shows
     index_map.set_tiled(True)
     index_map.pin(Cell(0, 0, 0))
     light = PALETTES["light"]
@@ -265,6 +266,7 @@ def test_presentation_mode_makes_marks_and_words_bigger(index_map: IndexMap) -> 
     assert index_map._tiles[0].caption.textItem.font().pointSize() == 10
     assert index_map.colorBar.getAxis("right").fixedWidth == 60
     assert index_map.plot.getAxis("left").labelStyle["font-size"] == "12pt"
+    assert index_map.legend.opts["size"] == "10pt"
     assert index_map.plot.getAxis("bottom").style["tickFont"].pointSize() == 10
     index_map.apply_style(light, True)
     assert index_map.pin_marker()[:2] == (44.0, 6.0)
@@ -273,6 +275,7 @@ def test_presentation_mode_makes_marks_and_words_bigger(index_map: IndexMap) -> 
     assert index_map._tiles[0].caption.textItem.font().pointSize() == 14
     assert index_map.colorBar.getAxis("right").fixedWidth == 110
     assert index_map.plot.getAxis("left").labelStyle["font-size"] == "16pt"
+    assert index_map.legend.opts["size"] == "15pt"
     assert index_map.plot.getAxis("bottom").style["tickFont"].pointSize() == 18
 
 

@@ -286,3 +286,27 @@ def test_a_block_is_pinned_once_not_at_every_later_run(qtbot, tab: IndexMapTab, 
     assert tab.indexMap.pinned() == Cell(0, 6, 96)  # row 3 × 2 = 6, column 2 × 48 = 96
     record(qtbot, session, config)  # Run again: nothing asked for, nothing pinned
     assert tab.indexMap.pinned() is None
+
+
+def test_all_z_planes_draws_one_tile_per_plane(qtbot, tab: IndexMapTab, session) -> None:
+    # Grid 1 × 1 × 3 of 48 × 2 × 1: three z-planes, 0 … 2, each 2 rows × 48 columns.
+    record(qtbot, session, LaunchConfig.of((1, 1, 3), (48, 2, 1)))
+    tab.indexMap.set_tiled(True)
+    assert [t.plane for t in tab.indexMap._tiles] == [0, 1, 2]
+    assert [t.caption.textItem.toPlainText() for t in tab.indexMap._tiles] == ["z = 0", "z = 1", "z = 2"]
+
+
+def test_all_z_planes_of_a_device_recording_fetches_every_plane(qtbot) -> None:
+    from fake_backends import FakeGpuBackend
+
+    session = RunSession(lambda: FakeGpuBackend())
+    try:
+        qtbot.waitUntil(lambda: session.backend is not None, timeout=RUN_TIMEOUT_MS)
+        t = IndexMapTab(session)
+        qtbot.addWidget(t)
+        record(qtbot, session, LaunchConfig.of((1, 1, 3), (48, 2, 1)))  # planes 0, 1 and 2 on the "device"
+        t.indexMap.set_tiled(True)
+        qtbot.waitUntil(lambda: not t.indexMap.loading(), timeout=RUN_TIMEOUT_MS)
+        assert [tile.plane for tile in t.indexMap._tiles] == [0, 1, 2]
+    finally:
+        session.close()

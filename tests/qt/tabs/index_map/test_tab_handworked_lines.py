@@ -24,6 +24,7 @@ from simtviz.core.oracle import expected_field
 from simtviz.core.recording import Recording
 from simtviz.core.window import Window
 from simtviz.qt import dialogs
+from simtviz.qt.map import Cell
 from simtviz.qt.session import RecordRequest, RunSession
 from simtviz.qt.settings import AppSettings
 from simtviz.qt.tabs.index_map.tab import IndexMapTab
@@ -260,3 +261,93 @@ def test_beside_the_map_the_inspector_gets_the_smaller_share(qtbot, tab: IndexMa
     map_w, inspector_w = tab._innerSplitter.sizes()
     assert inspector_w < map_w
     assert np.isclose(inspector_w / (map_w + inspector_w), 0.32, atol=0.05)
+
+
+# --- wiring: which signal updates which widget ---------------------------------------------------
+def test_run_records_the_windows_budget_and_origin_and_says_so(qtbot, tab: IndexMapTab) -> None:
+    texts = said(tab)
+    tall = LaunchConfig.of((5, 3, 1), (2, 48, 1))  # 10 columns × 144 rows
+    tab.launchPanel.set_config(tall)
+    tab.windowPanel.set_budget(200)
+    tab.windowPanel.set_origin((2, 48, 0))
+    with qtbot.waitSignal(tab.session.recordingChanged, timeout=RUN_TIMEOUT_MS):
+        tab.run()
+    assert "Running record_threads[(5, 3), (2, 48)](...) …" in texts
+    # A 200-thread window: 8 wide (doubling the side stops at 8, as 16 × 16 = 256 > 200),
+    # 200 // 8 = 25 high; from x 2 (10 − 8 = 2 is the last that fits) and y 48.
+    assert tab.session.recording.window == Window((2, 48, 0), (8, 25, 1))
+    assert tab.windowPanel.origin() == (2, 48, 0)  # the spin boxes follow the window used
+    # 8 × 25 = 200 of 5 × 3 × 2 × 48 = 1,440 threads; x 2 … 9, y 48 … 72.
+    assert tab.windowPanel.description.text() == "recording 200 of 1,440 threads: window x 2–9, y 48–72"
+
+
+def test_editing_the_launch_sends_the_window_back_to_its_start(tab: IndexMapTab) -> None:
+    tab.windowPanel.set_origin((96, 4, 0))
+    tab.launchPanel.spins["gridY"].setValue(6)
+    assert tab.windowPanel.origin() == (0, 0, 0)
+
+
+def test_the_record_button_runs_the_window_typed_in(tab: IndexMapTab, monkeypatch) -> None:
+    runs: list[bool] = []
+    monkeypatch.setattr(tab, "run", lambda force=False: runs.append(force))
+    tab._wire()  # the lambda looks tab.run up when it is called; wired again to see the patch
+    tab.windowPanel.recordButton.click()
+    assert runs and runs[-1] is False
+
+
+def test_a_backend_that_fails_is_named_over_the_map(tab: IndexMapTab) -> None:
+    tab.session.backendFailed.emit(RuntimeError("numba is missing"), "")
+    assert tab.backendLabel.text() == "No backend: numba is missing"
+
+
+def test_a_failed_run_reports_the_budget_and_whether_a_map_is_shown(
+    qtbot, tab: IndexMapTab, monkeypatch
+) -> None:
+    got: list[dialogs.RecordFailure] = []
+    monkeypatch.setattr(dialogs, "report_record_error", lambda _w, _e, _tb, f: got.append(f) or "it failed")
+    texts = said(tab)
+    tab.windowPanel.set_budget(3_000)
+    request = RecordRequest(WIDE)
+    tab.session.runFailed.emit("vecadd", request, RuntimeError("x"), "")  # another experiment's: not ours
+    assert got == []
+    tab.session.runFailed.emit("record", request, RuntimeError("x"), "")
+    assert (got[-1].budget, got[-1].map_shown) == (3_000, False)
+    assert texts[-1] == "it failed"
+    record(qtbot, tab)
+    tab.session.runFailed.emit("record", request, RuntimeError("x"), "")
+    assert (got[-1].budget, got[-1].map_shown) == (3_000, True)
+
+
+def test_a_new_plane_clears_the_inspector(qtbot, tab: IndexMapTab) -> None:
+    record(qtbot, tab, LaunchConfig.of((1, 1, 2), (48, 2, 2)))
+    tab.indexMap.pin(Cell(0, 1, 5))
+    assert tab.inspector.row is not None
+    tab.indexMap.set_plane(1)
+    assert tab.inspector.row is None
+    assert tab.inspector.text() == "Click a cell of the map to pin its thread here."
+
+
+def test_a_2d_heading_has_no_z_plane(qtbot, tab: IndexMapTab) -> None:
+    record(qtbot, tab)
+    tab.inspector.set_wide(False)
+    tab.indexMap.pin(Cell(0, 9, 143))  # the last row and column
+    assert tab.inspector.text().splitlines()[0] == "Map row 9, column 143"
+
+
+def test_presentation_mode_enlarges_the_inspectors_text(tab: IndexMapTab) -> None:
+    tab.apply_style("light", True)
+    assert tab.inspector.browser.document().defaultFont().pointSize() == 20
+    tab.apply_style("light", False)
+    assert tab.inspector.browser.document().defaultFont().pointSize() == 11
+
+
+def test_an_opened_recording_is_named_and_set_in_the_launch_panel(qtbot, tab: IndexMapTab, tmp_path) -> None:
+    record(qtbot, tab)
+    path = tmp_path / "class-demo.npz"
+    with qtbot.waitSignal(tab.session.exportFinished, timeout=RUN_TIMEOUT_MS):
+        tab.export_records(path)
+    tab.launchPanel.set_config(LaunchConfig.of((1, 1, 1), (32, 1, 1)))
+    with qtbot.waitSignal(tab.session.recordingChanged, timeout=RUN_TIMEOUT_MS):
+        assert tab.session.open_record(path)
+    assert tab.launchPanel.config() == WIDE
+    assert tab.lastRunLabel.text().endswith(", opened from class-demo.npz")

@@ -315,3 +315,37 @@ def test_a_point_in_a_window_counts_rows_from_its_y_and_columns_from_its_x(index
     assert index_map.cell_at(55.2, 5.4) == Cell(0, 2, 50)
     assert index_map.cell_at(4.4, 5.4) is None  # left of x 5
     assert index_map.cell_at(55.2, 2.4) is None  # above y 3
+
+
+def test_going_to_a_cell_off_screen_centres_the_view_on_it(index_map: IndexMap) -> None:
+    index_map.set_recording(recording(LaunchConfig.of((256, 1, 1), (32, 32, 1))))  # 8,192 × 32
+    assert not index_map.plot.vb.viewRect().contains(QPointF(8000, 10))  # opened on its start
+    index_map.pin(Cell(0, 10, 8000))
+    view = index_map.plot.vb.viewRect()
+    assert view.contains(QPointF(8000, 10))
+    assert abs(view.center().x() - 8000) < 1 and abs(view.center().y() - 10) < 1
+
+
+def test_block_edges_in_view_from_the_first_one_in() -> None:
+    from simtviz.qt.map.items import BlockBorderItem
+
+    # A tile's left edge at −0.5, blocks 48 wide, the first edge 43 cells in: −0.5 + 43 = 42.5, then 90.5;
+    # 138.5 is past 100.
+    assert BlockBorderItem._edges(0, 100, -0.5, 48, 43).tolist() == [42.5, 90.5]
+    assert BlockBorderItem._edges(42.5, 90.5, -0.5, 48, 43).tolist() == [42.5, 90.5]  # both ends count
+    assert BlockBorderItem._edges(43, 90, -0.5, 48, 43).tolist() == []
+
+
+def test_integer_axis_spacings_are_whole_rows() -> None:
+    axis = IntegerAxis("bottom")
+    spacings = [s for s, _offset in axis.tickSpacing(0, 3, 2000)]
+    assert spacings and all(s >= 1 and s == int(s) for s in spacings)
+
+
+def test_the_first_ten_id_colours_are_tab10_and_all_48_differ() -> None:
+    from simtviz.qt.map.colours import TAB10
+
+    assert CATEGORICAL.shape == (48, 3)
+    assert (CATEGORICAL[:10] == TAB10).all()
+    assert tuple(int(c) for c in CATEGORICAL[1]) == (255, 127, 14)  # id 1 is orange
+    assert len({tuple(c) for c in CATEGORICAL.tolist()}) == 48

@@ -310,3 +310,34 @@ def test_all_z_planes_of_a_device_recording_fetches_every_plane(qtbot) -> None:
         assert [tile.plane for tile in t.indexMap._tiles] == [0, 1, 2]
     finally:
         session.close()
+
+
+def test_the_budget_spin_box_steps_by_a_mebithread_up_to_2_to_the_28(qtbot) -> None:
+    panel = RecordingWindowPanel(1 << 20)
+    qtbot.addWidget(panel)
+    assert panel.budgetSpin.maximum() == 268_435_456  # 2^28
+    assert panel.budgetSpin.suffix() == " threads"
+    panel.budgetSpin.stepBy(1)
+    assert panel.budget() == 2_097_152  # 1,048,576 + 1,048,576
+    panel.set_budget(1 << 30)
+    assert panel.budget() == 268_435_456
+
+
+def test_the_launch_panel_starts_custom_and_says_the_spin_limits(qtbot) -> None:
+    panel = LaunchPanel()
+    qtbot.addWidget(panel)
+    assert panel.presetCombo.itemText(0) == "Custom"
+    assert panel.spins["blockY"].toolTip() == "blockDim.y: 0 … 2,147,483,647; invalid values can be tried"
+    assert panel.spins["gridZ"].toolTip() == "gridDim.z: 0 … 2,147,483,647; invalid values can be tried"
+    panel.set_config(LaunchConfig.of((1 << 31, 1, 1), (32, 1, 1)))  # one past int32: shown at the limit
+    assert panel.spins["gridX"].value() == 2_147_483_647
+
+
+def test_narrow_windows_give_the_map_most_of_the_height(qtbot, tab: IndexMapTab, session) -> None:
+    tab.resize(800, 1000)  # narrow at 11 pt (< 880 px)
+    tab.show()
+    qtbot.waitExposed(tab)
+    record(qtbot, session, LaunchConfig.of((3, 5, 1), (48, 2, 1)))  # wide: the inspector goes under
+    map_h, inspector_h = tab._innerSplitter.sizes()
+    assert map_h > inspector_h
+    assert abs(inspector_h / (map_h + inspector_h) - 0.3) < 0.05

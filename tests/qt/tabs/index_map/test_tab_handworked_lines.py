@@ -290,7 +290,6 @@ def test_editing_the_launch_sends_the_window_back_to_its_start(tab: IndexMapTab)
 def test_the_record_button_runs_the_window_typed_in(tab: IndexMapTab, monkeypatch) -> None:
     runs: list[bool] = []
     monkeypatch.setattr(tab, "run", lambda force=False: runs.append(force))
-    tab._wire()  # the lambda looks tab.run up when it is called; wired again to see the patch
     tab.windowPanel.recordButton.click()
     assert runs and runs[-1] is False
 

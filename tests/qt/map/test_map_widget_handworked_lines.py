@@ -349,3 +349,32 @@ def test_the_first_ten_id_colours_are_tab10_and_all_48_differ() -> None:
     assert (CATEGORICAL[:10] == TAB10).all()
     assert tuple(int(c) for c in CATEGORICAL[1]) == (255, 127, 14)  # id 1 is orange
     assert len({tuple(c) for c in CATEGORICAL.tolist()}) == 48
+
+
+def test_the_z_controls_show_for_3d_launches_and_drive_the_map(index_map: IndexMap) -> None:
+    index_map.set_recording(recording(WIDE))
+    assert index_map.zSlice.isHidden() and index_map.tiledCheck.isHidden()
+    index_map.set_recording(recording(CUBE, Window((0, 0, 3), (144, 2, 3))))  # z 3, 4, 5
+    assert not index_map.zSlice.isHidden() and not index_map.tiledCheck.isHidden()
+    assert (index_map.zSlice.minimum(), index_map.zSlice.maximum()) == (0, 2)
+    index_map.zSlice.setValue(2)
+    assert index_map.plane() == 2
+    assert index_map.zLabel.text() == "z = 5  (blockIdx.z 2, threadIdx.z 1)"  # 3 + 2; 5 // 2, 5 % 2
+    index_map.set_plane(1)
+    assert index_map.zSlice.value() == 1
+    index_map.tiledCheck.setChecked(True)
+    assert index_map.is_tiled()
+    index_map.colorBy.setCurrentText("lane")
+    assert index_map.color_field() == "lane"
+    with pytest.raises(KeyError):
+        index_map.set_color_field("lanes")
+
+
+def test_untiled_again_the_axes_tick_on_their_own(index_map: IndexMap) -> None:
+    index_map.set_recording(recording(CUBE, Window((5, 1, 0), (20, 1, 2))))
+    index_map.set_tiled(True)
+    assert index_map.plot.getAxis("bottom")._tickLevels is not None
+    index_map.set_tiled(False)
+    assert index_map.plot.getAxis("bottom")._tickLevels is None
+    assert index_map.plot.getAxis("left")._tickLevels is None
+    assert index_map.plot.getAxis("bottom").labelText == "x = cuda.grid(3)[0]"

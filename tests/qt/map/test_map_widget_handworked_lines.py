@@ -378,3 +378,31 @@ def test_untiled_again_the_axes_tick_on_their_own(index_map: IndexMap) -> None:
     assert index_map.plot.getAxis("bottom")._tickLevels is None
     assert index_map.plot.getAxis("left")._tickLevels is None
     assert index_map.plot.getAxis("bottom").labelText == "x = cuda.grid(3)[0]"
+
+
+def test_fit_keeps_the_tiled_captions_above_the_first_tiles_in_view(index_map: IndexMap) -> None:
+    # Three tall z-planes of 40 rows × 2 columns: at least max(2, ⌈40 × 0.5⌉) = 20 rows of room above
+    # the tiles' top edge at y −0.5, so the view starts at y −20.5 or higher up.
+    index_map.set_recording(recording(LaunchConfig.of((1, 20, 3), (2, 2, 1))))
+    index_map.set_tiled(True)
+    index_map.fit()
+    view = index_map.plot.vb.viewRect()
+    assert view.top() <= -20.5
+    for tile in index_map._tiles:
+        assert view.contains(QPointF(tile.origin[0] + 1, tile.origin[1] + 39))  # each tile's last cell
+
+
+def test_hover_text_comes_and_goes_with_the_cell(index_map: IndexMap) -> None:
+    index_map.set_recording(recording(WIDE))
+    texts: list[str] = []
+    hovered: list[Cell | None] = []
+    index_map.tooltipChanged.connect(texts.append)
+    index_map.cellHovered.connect(hovered.append)
+    index_map.hover(Cell(0, 9, 143))
+    index_map.hover(None)
+    # 9 × 144 + 143 = 1439, the last thread: threadIdx (143 % 48, 9 % 2) = (47, 1), blockIdx (2, 4).
+    assert texts[0].startswith(
+        "<b>global linear index = 1439</b><br>threadIdx = (47, 1, 0)<br>blockIdx = (2, 4, 0)"
+    )
+    assert texts[-1] == "" and index_map.tooltip() == ""
+    assert hovered == [Cell(0, 9, 143), None]

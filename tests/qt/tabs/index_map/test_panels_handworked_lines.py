@@ -341,3 +341,26 @@ def test_narrow_windows_give_the_map_most_of_the_height(qtbot, tab: IndexMapTab,
     map_h, inspector_h = tab._innerSplitter.sizes()
     assert map_h > inspector_h
     assert abs(inspector_h / (map_h + inspector_h) - 0.3) < 0.05
+
+
+def test_a_device_threads_record_arrives_in_the_inspector_and_the_hover_text(qtbot) -> None:
+    from fake_backends import FakeGpuBackend
+
+    session = RunSession(lambda: FakeGpuBackend())
+    try:
+        qtbot.waitUntil(lambda: session.backend is not None, timeout=RUN_TIMEOUT_MS)
+        t = IndexMapTab(session)
+        qtbot.addWidget(t)
+        record(qtbot, session, LaunchConfig.of((3, 5, 1), (48, 2, 1)))
+        qtbot.waitUntil(lambda: not t.indexMap.loading(), timeout=RUN_TIMEOUT_MS)
+        t.inspector.set_wide(False)
+        t.indexMap.pin(Cell(0, 3, 50))
+        # Thread (50, 3): threadIdx (50 % 48, 3 % 2) = (2, 1), blockIdx (1, 1).
+        qtbot.waitUntil(lambda: "Worked out" in t.inspector.text(), timeout=RUN_TIMEOUT_MS)
+        assert t.inspector.text().splitlines()[0] == "Map row 3, column 50"
+        assert "= 2 + 1 × 48 = 50 ✓ as recorded" in t.inspector.text()
+        t.indexMap.hover(Cell(0, 9, 143))
+        qtbot.waitUntil(lambda: "threadIdx = (47, 1, 0)" in t.indexMap.tooltip(), timeout=RUN_TIMEOUT_MS)
+        assert t.indexMap.tooltip().startswith("<b>global linear index = 1439</b>")
+    finally:
+        session.close()

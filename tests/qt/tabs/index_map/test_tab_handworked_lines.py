@@ -350,3 +350,14 @@ def test_an_opened_recording_is_named_and_set_in_the_launch_panel(qtbot, tab: In
         assert tab.session.open_record(path)
     assert tab.launchPanel.config() == WIDE
     assert tab.lastRunLabel.text().endswith(", opened from class-demo.npz")
+
+
+def test_show_launch_and_show_block_bring_the_tab_forward(qtbot, tab: IndexMapTab, monkeypatch) -> None:
+    record(qtbot, tab)
+    shown: list[object] = []
+    tab.session.showRequested.connect(shown.append)
+    monkeypatch.setattr(tab, "run", lambda force=False: None)
+    tab.show_launch(WIDE)
+    assert shown == [tab]
+    tab._selector.select(WIDE, (0, 0, 0))
+    assert shown == [tab, tab]

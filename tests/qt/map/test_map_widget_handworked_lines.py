@@ -406,3 +406,12 @@ def test_hover_text_comes_and_goes_with_the_cell(index_map: IndexMap) -> None:
     )
     assert texts[-1] == "" and index_map.tooltip() == ""
     assert hovered == [Cell(0, 9, 143), None]
+
+
+def test_stretched_block_borders_are_drawn_only_along_the_axis_they_fit(index_map: IndexMap) -> None:
+    # 8,192 × 32 threads in blocks of 32 × 32, stretched: 8,192 columns in < 900 px put block edges
+    # 32 × < 0.11 px < 4 px apart (not drawn); 32 rows in a few hundred px put them far apart (drawn).
+    index_map.set_recording(recording(LaunchConfig.of((256, 1, 1), (32, 32, 1))))
+    index_map.show_all()
+    index_map.view.grab()  # paints
+    assert index_map._tiles[0].borders.last_resolved == (False, True)

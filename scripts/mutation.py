@@ -81,6 +81,7 @@ MODULES = [
     "backends/sim_process.py",
     "backends/record/sim.py",
     "backends/vecadd/sim.py",
+    "backends/watcher.py",
     "core/schedule/occupancy.py",
     "core/schedule/__init__.py",
     "core/locate.py",
@@ -757,6 +758,15 @@ TESTS: list[tuple[str, list[str]]] = [
             "tests/cli/test_vecadd_cli.py",
             "tests/cli/test_cli_exit_codes.py",
             "tests/core/test_vecadd_core.py",
+            "tests/backends/test_watcher_handworked.py",
+        ],
+    ),
+    (
+        "backends/watcher.py",
+        [
+            "tests/backends/test_watcher_handworked.py",
+            "tests/backends/test_vecadd_sim_handworked.py",
+            "tests/backends/test_launch_progress_handworked2.py",
         ],
     ),
 ]

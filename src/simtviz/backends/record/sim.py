@@ -7,15 +7,15 @@ must be, or become, the simulated one there.
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
 from simtviz.backends.base import BackendInfo, Progress
 from simtviz.backends.selection import activate
+from simtviz.backends.watcher import watching
 from simtviz.core.errors import KernelFailed
 from simtviz.core.launch import LaunchConfig
 from simtviz.core.oracle import verify
@@ -106,27 +106,20 @@ def record_in_simulator(request: Any, info: BackendInfo, progress: Progress | No
     """Run the request's launch on the simulator and verify every thread against the formulas."""
     config, window = request.config, request.chosen_window
     fields = allocate(window.threads)
-    done = threading.Event()
-    watcher = None
     blocks = BlockCounter()
+    tick: Callable[[], None] | None = None
     if progress is not None:
         report = progress
 
         # The launch blocks this thread; a watcher reports the share of the launch done so far.
-        def watch() -> None:
-            while not done.wait(PROGRESS_SECONDS):
-                rows = int(np.count_nonzero(fields["warp"] != -1))
-                report(min(0.99, launch_progress(rows, blocks.done, config)))
+        def report_share() -> None:
+            rows = int(np.count_nonzero(fields["warp"] != -1))
+            report(min(0.99, launch_progress(rows, blocks.done, config)))
 
-        watcher = threading.Thread(target=watch, name="simtviz-progress", daemon=True)
-        watcher.start()
-    try:
-        with blocks.counting():
-            seconds = run_kernel_in_simulator(config, window, fields)
-    finally:
-        done.set()
-        if watcher is not None:
-            watcher.join()
+        tick = report_share
+
+    with watching(tick, PROGRESS_SECONDS), blocks.counting():
+        seconds = run_kernel_in_simulator(config, window, fields)
     if progress:
         progress(1.0)
     return finish_recording(config, window, fields, seconds)

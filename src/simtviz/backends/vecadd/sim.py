@@ -10,7 +10,6 @@ What each backend can know about out-of-bounds writes is said in ``core.vecadd``
 from __future__ import annotations
 
 import statistics
-import threading
 import time
 from collections.abc import Callable
 from functools import partial
@@ -19,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from simtviz.backends.base import DEVICE_WORDS, BackendKind, Progress
+from simtviz.backends.watcher import watching
 from simtviz.core.vecadd import (
     SIM_NO_SWEEP_UNGUARDED,
     SweepRow,
@@ -35,22 +35,9 @@ PROGRESS_SECONDS = 0.2
 def _watched(launch: Callable[[], None], c: np.ndarray, report: Callable[[float], None] | None) -> None:
     """Run ``launch`` while a watcher reports the share of C written so far (C starts at zeros;
     a + b of uniform(-1, 1) inputs is never exactly 0 in practice, so non-zero means written)."""
-    if report is None:
+    tick = None if report is None else lambda: report(float(np.count_nonzero(c)) / max(1, c.size))
+    with watching(tick, PROGRESS_SECONDS, "simtviz-vecadd-progress"):
         launch()
-        return
-    done = threading.Event()
-
-    def watch() -> None:
-        while not done.wait(PROGRESS_SECONDS):
-            report(float(np.count_nonzero(c)) / max(1, c.size))
-
-    watcher = threading.Thread(target=watch, name="simtviz-vecadd-progress")  # joined below, always
-    watcher.start()
-    try:
-        launch()
-    finally:
-        done.set()
-        watcher.join()
 
 
 def run_vecadd_sim(

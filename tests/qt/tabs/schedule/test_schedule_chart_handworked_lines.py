@@ -8,6 +8,7 @@ import types
 
 import numpy as np
 import pytest
+from hand_schedule import END, SMID, START, SUMMARY, shown
 from PySide6.QtCore import QObject, Qt, Signal
 
 from simtviz.core.launch import LaunchConfig
@@ -17,28 +18,6 @@ from simtviz.qt.tabs.schedule.data import SCHEDULE, ShownSchedule
 from simtviz.qt.tabs.schedule.gantt import wave_colour
 from simtviz.qt.tabs.schedule.tab import SchedulePanel
 from simtviz.qt.tabs.schedule.view import ScheduleView
-
-# As in test_schedule_view_handworked_lines: grid (3, 2, 1) of (48, 2, 1) on 2 SMs, 2 lanes each.
-SMID = np.array([0, 1, 0, 1, 0, 0])
-START = np.array([0, 1000, 0, 1000, 4000, 4000])
-END = np.array([4000, 5000, 4000, 5000, 6000, 6000])
-SUMMARY = {
-    "backend": "gpu:NVIDIA H100",
-    "grid": [3, 2, 1],
-    "block": [48, 2, 1],
-    "blocks": 6,
-    "work_us": 2.5,
-    "regs_per_thread": 40,
-    "smem_per_block": 1536,
-    "sms": 2,
-    "driver_blocks_per_sm": 2,
-    "theoretical": {"blocks_per_sm": 2, "waves": 2, "limiter": "threads"},
-    "measured": {"max_resident_blocks_per_sm": 2, "waves": 2, "sms_used": 2, "span_us": 6.0},
-}
-
-
-def shown() -> ShownSchedule:
-    return ShownSchedule(SUMMARY, SMID, START, END, analyse(SMID, START, END), "hand.npz")
 
 
 def test_the_bars_fill_the_middle_80_percent_of_each_lane(qtbot) -> None:

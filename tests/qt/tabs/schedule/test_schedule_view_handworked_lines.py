@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hand_schedule import END, SMID, START, SUMMARY, shown
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
@@ -14,31 +15,6 @@ from simtviz.core.schedule import ScheduleResult, analyse
 from simtviz.core.schedule.occupancy import occupancy, profile_for
 from simtviz.qt.tabs.schedule.data import NOTHING_HERE, SCHEDULE, ShownSchedule
 from simtviz.qt.tabs.schedule.view import ScheduleView
-
-# Six blocks on 2 SMs, at most 2 at once on an SM (times in ns):
-#   SM 0: blocks 0 and 2 run [0, 4,000), then blocks 4 and 5 run [4,000, 6,000) (wave 2)
-#   SM 1: blocks 1 and 3 run [1,000, 5,000)
-# SM 0 ran 4 blocks, SM 1 ran 2; the whole run is 0 → 6,000 ns = 6 µs.
-SMID = np.array([0, 1, 0, 1, 0, 0])
-START = np.array([0, 1000, 0, 1000, 4000, 4000])
-END = np.array([4000, 5000, 4000, 5000, 6000, 6000])
-SUMMARY = {
-    "backend": "gpu:NVIDIA H100",
-    "grid": [3, 2, 1],
-    "block": [48, 2, 1],
-    "blocks": 6,
-    "work_us": 2.5,
-    "regs_per_thread": 40,
-    "smem_per_block": 1536,
-    "sms": 2,
-    "driver_blocks_per_sm": 2,
-    "theoretical": {"blocks_per_sm": 2, "waves": 2, "limiter": "threads"},
-    "measured": {"max_resident_blocks_per_sm": 2, "waves": 2, "sms_used": 2, "span_us": 6.0},
-}
-
-
-def shown(source: str = "hand.npz") -> ShownSchedule:
-    return ShownSchedule(SUMMARY, SMID, START, END, analyse(SMID, START, END), source)
 
 
 @pytest.fixture

@@ -107,3 +107,30 @@ def test_the_folder_is_removed_and_removing_it_again_is_harmless() -> None:
     shutil.rmtree(folder)  # e.g. a temporary-files cleaner was first
     prepared.cleanup()  # says nothing
     assert not folder.exists()
+
+
+def test_the_emulator_refuses_that_syntax_error_on_its_line_too() -> None:
+    # The same `break` outside a loop, in a device function the emulator could otherwise run
+    # (line 6): refused before the emulator starts, in the simulator's words; before, the
+    # emulator hit it with an IndexError of its own and handed the file to the simulator.
+    from simtviz.backends.trace.emu import run_trace_emu
+
+    source = """from numba import cuda
+
+
+@cuda.jit(device=True)
+def helper(x):
+    break
+
+
+@cuda.jit
+def add(A, B, C):
+    i = cuda.grid(1)
+    if i < C.size:
+        C[i] = A[i] + B[i]
+"""
+    with pytest.raises(TopLevelError) as caught:
+        run_trace_emu(TraceRequest(source, (1, 1, 1), (8, 1, 1), ARGS, filename="mine.py"))
+    assert caught.value.line == 6
+    assert str(caught.value).startswith("line 6: SyntaxError: 'break' outside loop")
+    assert str(caught.value).endswith("(in the file's top-level code, which runs before the kernel)")

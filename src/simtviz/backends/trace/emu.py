@@ -54,6 +54,7 @@ def run_trace_emu(request: TraceRequest, progress: Progress | None = None) -> Tr
     try:
         if progress:
             progress(0.05)
+        prepared.check_compiles()
         t0 = time.perf_counter()
         module = emu.load_source(prepared.rewrite.tree, str(prepared.path), "__traced__")
         # The whole budget: NumPy's zeros are pages the OS hands out only where a row is written,

@@ -67,16 +67,27 @@ class Prepared:
             try:
                 exec(self.rewrite.compile(str(self.path), traced), module.__dict__)
             except (Exception, SystemExit) as exc:  # the file's own imports, defaults, decorators
-                line = self.failure_line(exc)
-                where = f"line {line}: " if line else ""
-                raise TopLevelError(
-                    line or 0,
-                    f"{where}{type(exc).__name__}: {exc} (in the file's top-level code, which runs "
-                    "before the kernel)",
-                ) from exc
+                raise self.top_level_error(exc) from exc
             self.modules[traced] = module
             phase("kernel")
         return getattr(self.modules[traced], self.rewrite.kernel)
+
+    def check_compiles(self) -> None:
+        """Refuse, on its line, a file only compiling finds wrong (``break`` outside a loop): the
+        emulator, which never compiles the file, says it as the simulator and the GPU do."""
+        try:
+            self.rewrite.compile(str(self.path), True)
+        except SyntaxError as exc:
+            raise self.top_level_error(exc) from exc
+
+    def top_level_error(self, exc: BaseException) -> TopLevelError:
+        line = self.failure_line(exc)
+        where = f"line {line}: " if line else ""
+        return TopLevelError(
+            line or 0,
+            f"{where}{type(exc).__name__}: {exc} (in the file's top-level code, which runs "
+            "before the kernel)",
+        )
 
     def inputs(self) -> dict[str, Any]:
         return {spec.name: value for spec, value in zip(self.specs, self.host, strict=True)}

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QPushButton, QSpinBox, QWidget
 
 RUN_TIMEOUT_MS = 30_000
+
+
+def cancelled_file_dialogs(monkeypatch) -> list[tuple[str, str, str]]:
+    """Qt's Open and Save dialogs, cancelled; each asks (caption, start name, filters) in order."""
+    asked: list[tuple[str, str, str]] = []
+
+    def dialog(_parent, caption: str, name: str, filters: str) -> tuple[str, str]:
+        asked.append((caption, name, filters))
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", dialog)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
+    return asked
 
 
 def set_launch(w, grid: tuple[int, int, int], block: tuple[int, int, int]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fake_backends import FakeHostBackend
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog
+from qt_helpers import cancelled_file_dialogs
 
 from simtviz.core.exercise.catalog import exercise
 from simtviz.core.exercise.model import CheckResult, Report
@@ -156,14 +156,7 @@ def test_a_check_that_could_not_run_says_why_and_marks_its_line(tab: ExercisesTa
 def test_the_file_dialogs_ask_for_python_and_html_under_their_names(
     tab: ExercisesTab, monkeypatch: Any
 ) -> None:
-    asked: list[tuple[str, ...]] = []
-
-    def dialog(_parent: Any, caption: str, name: str, filters: str) -> tuple[str, str]:
-        asked.append((caption, name, filters))
-        return "", ""
-
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", dialog)
+    asked = cancelled_file_dialogs(monkeypatch)
     tab.select("matadd-2d")  # its kernel is matadd: the file is matadd.py, not matadd-2d.py
     assert tab.save_file() is None
     assert tab.export_html() is None

@@ -14,6 +14,7 @@ from fake_backends import FakeHostBackend
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QGroupBox, QLabel
+from qt_helpers import cancelled_file_dialogs
 
 from simtviz.qt.session import RunSession
 from simtviz.qt.tabs.kernel.editor import CodeEditor
@@ -263,16 +264,7 @@ def test_open_and_save_say_the_whole_path_in_the_box_and_the_status_bar(
 def test_the_kernel_file_dialogs_ask_for_python_files(
     qtbot: Any, session: RunSession, monkeypatch: Any
 ) -> None:
-    from PySide6.QtWidgets import QFileDialog
-
-    asked: list[tuple[str, ...]] = []
-
-    def dialog(_parent: Any, caption: str, name: str, filters: str) -> tuple[str, str]:
-        asked.append((caption, name, filters))
-        return "", ""
-
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", dialog)
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
+    asked = cancelled_file_dialogs(monkeypatch)
     tab = _tab(qtbot, session)
     assert tab.open_file() is False and tab.save_file() is None
     assert asked == [

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hand_schedule import END, SMID, START, SUMMARY, shown
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog
+from qt_helpers import cancelled_file_dialogs
 
 from simtviz.core.errors import Cancelled, NothingToMeasure
 from simtviz.core.schedule import ScheduleResult, analyse
@@ -126,9 +126,7 @@ def test_save_is_offered_only_for_a_run_of_this_session(view: ScheduleView) -> N
 
 
 def test_open_and_save_ask_for_npz(view: ScheduleView, monkeypatch) -> None:
-    asked: list[tuple] = []
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: asked.append(a[1:]) or ("", ""))
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: asked.append(a[1:]) or ("", ""))
+    asked = cancelled_file_dialogs(monkeypatch)
     assert view.open_file() is False
     assert asked[-1] == ("Open a schedule", "", "Schedules (*.npz)")
     result = ScheduleResult(

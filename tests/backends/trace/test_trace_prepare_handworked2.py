@@ -79,9 +79,8 @@ def test_a_compile_error_naming_no_line_of_the_student_s_file_has_line_0() -> No
         prepared.cleanup()
 
 
-def test_a_syntax_error_only_compiling_finds_is_on_its_line() -> None:
-    # ast.parse accepts a `break` outside any loop (line 5); compiling the file refuses it
-    source = """from numba import cuda
+# ast.parse accepts a `break` outside any loop (line 5); compiling the file refuses it
+BREAK_IN_HELPER = """from numba import cuda
 
 
 def helper(x):
@@ -94,6 +93,10 @@ def add(A, B, C):
     if i < C.size:
         C[i] = A[i] + B[i]
 """
+
+
+def test_a_syntax_error_only_compiling_finds_is_on_its_line() -> None:
+    source = BREAK_IN_HELPER
     with pytest.raises(TopLevelError) as caught:
         run_trace_sim(TraceRequest(source, (1, 1, 1), (8, 1, 1), ARGS, filename="mine.py"))
     assert caught.value.line == 5
@@ -115,20 +118,7 @@ def test_the_emulator_refuses_that_syntax_error_on_its_line_too() -> None:
     # emulator hit it with an IndexError of its own and handed the file to the simulator.
     from simtviz.backends.trace.emu import run_trace_emu
 
-    source = """from numba import cuda
-
-
-@cuda.jit(device=True)
-def helper(x):
-    break
-
-
-@cuda.jit
-def add(A, B, C):
-    i = cuda.grid(1)
-    if i < C.size:
-        C[i] = A[i] + B[i]
-"""
+    source = BREAK_IN_HELPER.replace("def helper", "@cuda.jit(device=True)\ndef helper")
     with pytest.raises(TopLevelError) as caught:
         run_trace_emu(TraceRequest(source, (1, 1, 1), (8, 1, 1), ARGS, filename="mine.py"))
     assert caught.value.line == 6
